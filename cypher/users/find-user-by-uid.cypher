@@ -1,0 +1,2 @@
+MATCH (u:User {uid: $uid})
+RETURN u {.*} AS user

@@ -1,0 +1,94 @@
+package dev.skein.neo4j;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+
+import org.neo4j.configuration.GraphDatabaseSettings;
+import org.neo4j.configuration.connectors.BoltConnector;
+import org.neo4j.configuration.connectors.HttpConnector;
+import org.neo4j.configuration.connectors.HttpsConnector;
+import org.neo4j.configuration.helpers.SocketAddress;
+import org.neo4j.dbms.api.DatabaseManagementService;
+import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
+import org.neo4j.io.ByteUnit;
+
+/**
+ * Runs Neo4j Community embedded, with only the Bolt connector, listening on loopback.
+ *
+ * Environment:
+ *   SKEIN_NEO4J_HOME      store directory (created when missing)
+ *   SKEIN_NEO4J_PORT      Bolt port on 127.0.0.1
+ *   SKEIN_NEO4J_PASSWORD  password of the `neo4j` user, set on every start so that only the
+ *                         service that holds it (read from a mode-600 file) can connect
+ *   SKEIN_NEO4J_PAGECACHE page cache size, e.g. 256m (modest by default: it shares a small machine)
+ *
+ * Prints "SKEIN_NEO4J_READY <port>" on stdout once Bolt accepts connections, and shuts the
+ * database down cleanly on SIGTERM/SIGINT or when its stdin closes (the parent died).
+ */
+public final class Launcher {
+    private Launcher() {}
+
+    public static void main(String[] args) throws Exception {
+        Path home = Path.of(required("SKEIN_NEO4J_HOME")).toAbsolutePath();
+        int port = Integer.parseInt(required("SKEIN_NEO4J_PORT"));
+        String password = required("SKEIN_NEO4J_PASSWORD");
+        String pageCache = System.getenv().getOrDefault("SKEIN_NEO4J_PAGECACHE", "256m");
+        Files.createDirectories(home);
+
+        DatabaseManagementService dbms = new DatabaseManagementServiceBuilder(home)
+                .setConfig(BoltConnector.enabled, true)
+                .setConfig(BoltConnector.listen_address, new SocketAddress("127.0.0.1", port))
+                .setConfig(BoltConnector.advertised_address, new SocketAddress("127.0.0.1", port))
+                .setConfig(HttpConnector.enabled, false)
+                .setConfig(HttpsConnector.enabled, false)
+                .setConfig(GraphDatabaseSettings.auth_enabled, true)
+                .setConfig(GraphDatabaseSettings.pagecache_memory, ByteUnit.parse(pageCache))
+                .setConfig(GraphDatabaseSettings.tx_state_max_off_heap_memory, ByteUnit.mebiBytes(256))
+                .setConfig(GraphDatabaseSettings.shutdown_transaction_end_timeout, Duration.ofSeconds(5))
+                .build();
+
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            dbms.shutdown();
+            stopped.countDown();
+        }, "skein-neo4j-shutdown"));
+
+        setPassword(dbms, password);
+        System.out.println("SKEIN_NEO4J_READY " + port);
+        System.out.flush();
+
+        // The parent closing our stdin means it is gone: stop rather than linger as an orphan.
+        Thread watcher = new Thread(() -> {
+            try {
+                while (System.in.read() != -1) {
+                    // ignore input
+                }
+            } catch (Exception ignored) {
+                // treated as closed
+            }
+            System.exit(0);
+        }, "skein-neo4j-stdin-watch");
+        watcher.setDaemon(true);
+        watcher.start();
+
+        stopped.await();
+    }
+
+    /** Sets the `neo4j` user's password through the system database (Community supports ALTER USER). */
+    private static void setPassword(DatabaseManagementService dbms, String password) {
+        dbms.database(GraphDatabaseSettings.SYSTEM_DATABASE_NAME).executeTransactionally(
+                "ALTER USER neo4j SET PLAINTEXT PASSWORD $password CHANGE NOT REQUIRED",
+                java.util.Map.of("password", password));
+    }
+
+    private static String required(String name) {
+        String value = System.getenv(name);
+        if (value == null || value.isBlank()) {
+            System.err.println("missing environment variable " + name);
+            System.exit(2);
+        }
+        return value;
+    }
+}

@@ -1,0 +1,57 @@
+// Assembles the Express app: JSON parsing, request logging, the components' REST routes (each
+// registered in the OpenAPI document as it mounts), GraphQL at /graphql, and the error handler.
+import cookieParser from 'cookie-parser';
+import express, { type Express } from 'express';
+import { pinoHttp } from 'pino-http';
+import { mountAdminRoutes } from './components/admin/admin.rest.js';
+import { identityResolvers } from './components/identity/identity.resolvers.js';
+import { mountIdentityRoutes } from './components/identity/identity.rest.js';
+import { authenticate } from './components/identity/sessions.js';
+import { mountUserRoutes } from './components/users/users.rest.js';
+import { usersResolvers } from './components/users/users.resolvers.js';
+import type { AppContext } from './platform/context.js';
+import { buildSchema, createGraphQLMiddleware } from './platform/graphql/graphql-server.js';
+import { errorHandler, notFoundHandler } from './platform/http/error-handler.js';
+import { mountHealthRoutes } from './platform/http/health.rest.js';
+import { RouteTable, type Authenticator } from './platform/http/route-table.js';
+import { createOpenApiRegistry } from './platform/openapi.js';
+
+export interface App {
+  express: Express;
+  /** Stops what the app started (GraphQL server); the HTTP server and database belong to the caller. */
+  close(): Promise<void>;
+}
+
+export const JSON_BODY_LIMIT = '1mb';
+
+export async function createApp(ctx: AppContext): Promise<App> {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', ctx.config.trustProxy);
+  app.use(pinoHttp({ logger: ctx.log, autoLogging: { ignore: (req) => req.url === '/healthz' } }));
+  app.use((req, res, next) => {
+    const correlationId = req.get('x-correlation-id');
+    if (correlationId && /^[\w.:-]{1,128}$/.test(correlationId)) res.set('X-Correlation-Id', correlationId);
+    next();
+  });
+  app.use(express.json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
+  app.use(cookieParser());
+
+  const authenticator: Authenticator = (credentials) => authenticate(ctx, credentials);
+  const registry = createOpenApiRegistry();
+  const router = express.Router();
+  const routes = new RouteTable(router, registry, ctx, authenticator);
+  mountHealthRoutes(routes, ctx, registry);
+  mountIdentityRoutes(routes, ctx);
+  mountUserRoutes(routes, ctx);
+  mountAdminRoutes(routes, ctx);
+  app.use(router);
+
+  const schema = buildSchema([identityResolvers, usersResolvers, { Query: { health: () => true } }]);
+  const graphql = await createGraphQLMiddleware(ctx, schema, authenticator);
+  app.use('/graphql', graphql.middleware);
+
+  app.use(notFoundHandler());
+  app.use(errorHandler(ctx.log));
+  return { express: app, close: graphql.stop };
+}

@@ -1,0 +1,13 @@
+import { SCOPES } from '../../platform/auth/scopes.js';
+import { z } from '../../platform/openapi.js';
+
+export const AdminUserUpdateInput = z
+  .object({
+    scopes: z
+      .array(z.enum(SCOPES))
+      .max(SCOPES.length * 2)
+      .optional(),
+    has_api_access: z.boolean().optional(),
+  })
+  .strict()
+  .openapi('AdminUserUpdateRequest', { description: '`scopes` replaces the whole grant.' });

@@ -1,0 +1,181 @@
+// The only code that runs the identity Cypher: sessions, API keys, passwords, manager links.
+import type { Scope } from '../../platform/auth/scopes.js';
+import type { Database } from '../../platform/neo4j/database.js';
+
+export interface PrincipalRecord {
+  uid: string;
+  user_tag: string;
+  is_managed: boolean;
+  scopes: Scope[];
+  has_api_access: boolean;
+}
+
+export interface SessionRecord {
+  id: string;
+  secret_hash: string;
+  permissions: Scope[];
+  requested: Scope[] | null;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+  device_id: string | null;
+  acting_manager_uid: string | null;
+}
+
+export interface KeyState {
+  key_id: string;
+  scopes_cap: Scope[] | null;
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface KeyRecord extends KeyState {
+  hash: string;
+  last_used_at: string | null;
+}
+
+export interface StoredKey extends KeyState {
+  label: string | null;
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+const now = () => new Date().toISOString();
+
+export async function findSession(
+  db: Database,
+  sessionId: string,
+): Promise<{
+  session: SessionRecord;
+  user: PrincipalRecord;
+  key: KeyState | null;
+  managerLink: boolean;
+} | null> {
+  const rows = await db.read('identity/find-session', { session_id: sessionId });
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    session: row.session as SessionRecord,
+    user: row.user as PrincipalRecord,
+    key: (row.key as KeyState | null) ?? null,
+    managerLink: row.manager_link === true,
+  };
+}
+
+export interface NewSession {
+  session_id: string;
+  secret_hash: string;
+  uid: string;
+  permissions: Scope[];
+  requested: Scope[] | null;
+  expires_at: string;
+  device_id: string | null;
+  key_id: string | null;
+  acting_manager_uid: string | null;
+}
+
+export async function createSession(db: Database, session: NewSession): Promise<void> {
+  await db.write('identity/create-session', { ...session, now: now() });
+}
+
+export async function refreshSession(
+  db: Database,
+  sessionId: string,
+  expiresAt: string,
+  repairedPermissions: Scope[],
+): Promise<{ permissions: Scope[]; expires_at: string } | null> {
+  const rows = await db.write('identity/refresh-session', {
+    session_id: sessionId,
+    expires_at: expiresAt,
+    repaired_permissions: repairedPermissions,
+  });
+  return (rows[0] as { permissions: Scope[]; expires_at: string } | undefined) ?? null;
+}
+
+export async function revokeSession(db: Database, sessionId: string): Promise<void> {
+  await db.write('identity/revoke-session', { session_id: sessionId, now: now() });
+}
+
+export async function revokeUserSessions(
+  db: Database,
+  uid: string,
+  keepSessionId: string | null,
+): Promise<void> {
+  await db.write('identity/revoke-user-sessions', { uid, keep_session_id: keepSessionId, now: now() });
+}
+
+export async function findApiKey(
+  db: Database,
+  keyId: string,
+): Promise<{ key: KeyRecord; user: PrincipalRecord } | null> {
+  const rows = await db.read('identity/find-api-key', { key_id: keyId });
+  const row = rows[0];
+  return row ? { key: row.key as KeyRecord, user: row.user as PrincipalRecord } : null;
+}
+
+export async function touchApiKey(db: Database, keyId: string): Promise<void> {
+  await db.write('identity/touch-api-key', { key_id: keyId, now: now() });
+}
+
+export async function createApiKey(
+  db: Database,
+  key: {
+    uid: string;
+    key_id: string;
+    hash: string;
+    prefix: string;
+    label: string | null;
+    scopes_cap: Scope[] | null;
+    expires_at: string | null;
+  },
+): Promise<void> {
+  await db.write('identity/create-api-key', { ...key, now: now() });
+}
+
+export async function listApiKeys(db: Database, uid: string): Promise<StoredKey[]> {
+  const rows = await db.read('identity/list-api-keys', { uid });
+  return rows.map((row) => row.key as StoredKey);
+}
+
+/** Revokes one of the user's keys; false when the user has no such key. */
+export async function revokeApiKey(db: Database, uid: string, keyId: string): Promise<boolean> {
+  const rows = await db.write('identity/revoke-api-key', { uid, key_id: keyId, now: now() });
+  return rows.length > 0;
+}
+
+export async function findLoginCandidates(
+  db: Database,
+  by: { tag: string | null; email: string | null },
+): Promise<{ uid: string; password_hash: string }[]> {
+  const rows = await db.read('identity/find-login-candidates', {
+    tag_folded: by.tag?.toLowerCase() ?? null,
+    email: by.email?.toLowerCase() ?? null,
+  });
+  return rows as { uid: string; password_hash: string }[];
+}
+
+export async function findPasswordHash(
+  db: Database,
+  uid: string,
+): Promise<{ password_hash: string | null; is_managed: boolean } | null> {
+  const rows = await db.read('identity/find-password-hash', { uid });
+  return (rows[0] as { password_hash: string | null; is_managed: boolean } | undefined) ?? null;
+}
+
+export async function setPasswordHash(db: Database, uid: string, passwordHash: string): Promise<void> {
+  await db.write('identity/set-password', { uid, password_hash: passwordHash });
+}
+
+/** The subject when `managerUid` manages it, else null. */
+export async function findManagedSubject(
+  db: Database,
+  managerUid: string,
+  subjectUid: string,
+): Promise<PrincipalRecord | null> {
+  const rows = await db.read('identity/find-managed-link', {
+    manager_uid: managerUid,
+    subject_uid: subjectUid,
+  });
+  return (rows[0]?.subject as PrincipalRecord | undefined) ?? null;
+}

@@ -1,0 +1,136 @@
+// Shapes of the auth endpoints' input and output (validation and OpenAPI).
+import { z } from '../../platform/openapi.js';
+import { SCOPES, parseScopeList } from '../../platform/auth/scopes.js';
+import { Uid, UserTag } from '../users/users.schemas.js';
+
+/** A space-delimited scope string; unknown scope names are a validation error. */
+export const ScopeString = z
+  .string()
+  .max(500)
+  .superRefine((text, ctx) => {
+    const { unknown } = parseScopeList(text);
+    if (unknown.length > 0)
+      ctx.addIssue({ code: 'custom', message: `unknown scopes: ${unknown.join(', ')}` });
+  })
+  .openapi({ description: `Space-delimited scopes, of: ${SCOPES.join(', ')}`, example: 'messages.read' });
+
+export const TokenResponse = z
+  .object({
+    access_token: z.string().openapi({ example: 'svc_session_0123456789abcdef.<secret>' }),
+    token_type: z.literal('Bearer'),
+    expires_in: z.number().int(),
+    expires_at: z.string(),
+  })
+  .openapi('TokenResponse', { description: 'Also sets the HttpOnly `svc_session` cookie.' });
+export type TokenResponse = z.infer<typeof TokenResponse>;
+
+export const TokenRequest = z
+  .object({
+    requested_permissions: ScopeString.optional(),
+    requested_scopes: ScopeString.optional().openapi({ description: 'Alias of requested_permissions.' }),
+    device_id: z.string().min(1).max(200).optional(),
+    aud: z.unknown().optional().openapi({ description: 'Accepted and ignored (deprecated).' }),
+    cnf: z.unknown().optional().openapi({ description: 'Accepted and ignored (deprecated).' }),
+    act: z.unknown().optional().openapi({ description: 'Accepted and ignored (deprecated).' }),
+  })
+  .openapi('TokenRequest');
+
+export const KeyCreateInput = z
+  .object({
+    label: z.string().trim().min(1).max(64).optional(),
+    scopes_cap: ScopeString.optional(),
+    expires_at: z.iso
+      .datetime({ offset: true })
+      .refine((value) => Date.parse(value) > Date.now(), 'must be in the future')
+      .optional(),
+  })
+  .strict()
+  .openapi('KeyCreateInput');
+
+export const KeyOutput = z
+  .object({
+    key_id: z.string(),
+    label: z.string().nullable(),
+    prefix: z.string().openapi({ description: 'First characters of the key, to recognise it.' }),
+    scopes_cap: z.string().nullable().openapi({ description: 'Space-delimited ceiling; null means none.' }),
+    created_at: z.string(),
+    expires_at: z.string().nullable(),
+    last_used_at: z.string().nullable(),
+    revoked: z.boolean(),
+  })
+  .openapi('ApiKey');
+export type KeyOutput = z.infer<typeof KeyOutput>;
+
+export const KeyList = z.object({ keys: z.array(KeyOutput) }).openapi('ApiKeyList');
+
+export const KeyCreated = z
+  .object({
+    key_id: z.string(),
+    key: z.string().openapi({ description: 'The secret `sk_...` key; shown only this once.' }),
+    label: z.string().nullable(),
+    scopes_cap: z.string().nullable(),
+    expires_at: z.string().nullable(),
+  })
+  .openapi('ApiKeyCreated');
+export type KeyCreated = z.infer<typeof KeyCreated>;
+
+export const KeyIdParam = z.object({ key_id: z.string().regex(/^[0-9a-f]{8}$/) });
+export const KeyRevoked = z.object({ key_id: z.string(), revoked: z.literal(true) }).openapi('ApiKeyRevoked');
+
+export const SessionOutput = z
+  .object({
+    session_id: z.string(),
+    uid: z.string(),
+    user_tag: z.string(),
+    permissions: z.array(z.enum(SCOPES)),
+    created_at: z.string(),
+    expires_at: z.string(),
+    device_id: z.string().nullable(),
+    acting_as: z.object({ manager_uid: z.string() }).nullable(),
+  })
+  .openapi('SessionOutput');
+export type SessionOutput = z.infer<typeof SessionOutput>;
+
+export const RefreshInput = z
+  .object({})
+  .loose()
+  .openapi('RefreshInput', { description: 'Optional; ignored.' });
+
+export const Password = z.string().max(256);
+
+export const LoginInput = z
+  .object({
+    user_tag: z.string().max(64).optional(),
+    email: z.string().max(254).optional(),
+    password: Password,
+  })
+  .strict()
+  .refine((input) => (input.user_tag === undefined) !== (input.email === undefined), {
+    message: 'give exactly one of user_tag or email',
+    path: ['user_tag'],
+  })
+  .openapi('PasswordLoginRequest');
+
+export const PasswordChangeInput = z
+  .object({ current_password: Password, new_password: Password })
+  .strict()
+  .openapi('PasswordChangeRequest');
+
+export const RegisterInput = z
+  .object({
+    user_tag: UserTag,
+    password: Password,
+    email: z.email().max(254).optional(),
+    display_name: z.string().trim().min(1).max(100).optional(),
+  })
+  .strict()
+  .openapi('RegisterRequest');
+
+export const LogoutOutput = z.object({ logged_out: z.literal(true) }).openapi('LogoutResponse');
+
+export const DelegateInput = z.object({ managed_uid: Uid }).strict().openapi('DelegateRequest');
+export const SubjectParam = z.object({ subject_uid: Uid });
+
+export const Jwks = z
+  .object({ keys: z.array(z.record(z.string(), z.unknown())).max(0) })
+  .openapi('Jwks', { description: 'Always empty.' });

@@ -1,0 +1,45 @@
+// POST /v1/auth/password/login. The answer to a wrong pair is the same whether or not the account
+// exists (and takes as long: a dummy hash is compared). Failed attempts are counted per account.
+import type { AppContext } from '../../platform/context.js';
+import { AppError } from '../../platform/errors.js';
+import { findUserByUid } from '../users/users-repository.js';
+import * as repo from './identity-repository.js';
+import { dummyPasswordHash, verifyPassword } from './passwords.js';
+import { mintSession, type MintedSession } from './sessions.js';
+
+export async function logInWithPassword(
+  ctx: AppContext,
+  input: { user_tag?: string | undefined; email?: string | undefined; password: string },
+): Promise<MintedSession> {
+  const tag = input.user_tag?.replace(/^@/, '') ?? null;
+  const email = input.email?.trim().toLowerCase() ?? null;
+  const accountKey = tag ? `tag:${tag.toLowerCase()}` : `email:${email}`;
+  const failures = ctx.limits.loginFailuresByAccount;
+  await failures.assertNotBlocked(accountKey);
+
+  const candidates = await repo.findLoginCandidates(ctx.db, { tag, email });
+  let matchedUid: string | null = null;
+  for (const candidate of candidates) {
+    if (await verifyPassword(input.password, candidate.password_hash)) {
+      matchedUid = candidate.uid;
+      break;
+    }
+  }
+  if (candidates.length === 0)
+    await verifyPassword(input.password, await dummyPasswordHash(ctx.config.bcryptCost));
+  const user = matchedUid ? await findUserByUid(ctx.db, matchedUid) : null;
+  if (!user) {
+    await failures.penalize(accountKey);
+    throw new AppError('invalid_credentials', 'Wrong user or password.');
+  }
+  await failures.reset(accountKey);
+  return mintSession(ctx, {
+    uid: user.uid,
+    grant: user.scopes,
+    requested: null,
+    keyId: null,
+    keyCap: null,
+    deviceId: null,
+    actingManagerUid: null,
+  });
+}

@@ -1,0 +1,40 @@
+// POST /v1/auth/register: a regular account with a password, signed in at once. It can read;
+// writing and the socket come with a verified email or phone.
+import { BASE_SCOPES } from '../../platform/auth/scopes.js';
+import type { AppContext } from '../../platform/context.js';
+import { createUser } from '../users/users-repository.js';
+import { assertStrongPassword, hashPassword } from './passwords.js';
+import { mintSession, type MintedSession } from './sessions.js';
+
+export async function registerUser(
+  ctx: AppContext,
+  input: {
+    user_tag: string;
+    password: string;
+    email?: string | undefined;
+    display_name?: string | undefined;
+  },
+): Promise<MintedSession> {
+  assertStrongPassword(input.password);
+  const user = await createUser(ctx.db, {
+    user_tag: input.user_tag,
+    display_name: input.display_name ?? null,
+    is_managed: false,
+    is_bot: false,
+    has_api_access: false,
+    scopes: BASE_SCOPES,
+    password_hash: await hashPassword(input.password, ctx.config.bcryptCost),
+    email: input.email?.toLowerCase() ?? null,
+    manager_uid: null,
+    bot: null,
+  });
+  return mintSession(ctx, {
+    uid: user.uid,
+    grant: user.scopes,
+    requested: null,
+    keyId: null,
+    keyCap: null,
+    deviceId: null,
+    actingManagerUid: null,
+  });
+}

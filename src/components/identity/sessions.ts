@@ -1,0 +1,154 @@
+// Minting sessions and resolving credentials into a caller: the one place for session TTL,
+// permission freezing (requested ∩ key cap ∩ grant) and the checks every credential passes.
+import type { Caller, Credentials } from '../../platform/auth/caller.js';
+import { intersectScopes, type Scope } from '../../platform/auth/scopes.js';
+import {
+  formatSessionToken,
+  matchesHash,
+  newSecret,
+  newSessionId,
+  parseApiKey,
+  parseSessionToken,
+  sha256Hex,
+} from '../../platform/auth/secrets.js';
+import type { AppContext } from '../../platform/context.js';
+import { AppError } from '../../platform/errors.js';
+import * as repo from './identity-repository.js';
+import type { TokenResponse } from './identity.schemas.js';
+
+export interface MintRequest {
+  uid: string;
+  grant: Scope[];
+  /** What the client asked for; null asks for everything the grant and key allow. */
+  requested: Scope[] | null;
+  keyId: string | null;
+  keyCap: Scope[] | null;
+  deviceId: string | null;
+  actingManagerUid: string | null;
+}
+
+export interface MintedSession extends TokenResponse {
+  session_id: string;
+}
+
+export async function mintSession(ctx: AppContext, request: MintRequest): Promise<MintedSession> {
+  const sessionId = newSessionId();
+  const secret = newSecret();
+  const expiresIn = ctx.config.sessionTtlSeconds;
+  const expiresAt = new Date(Date.now() + expiresIn * 1000).toISOString();
+  await repo.createSession(ctx.db, {
+    session_id: sessionId,
+    secret_hash: sha256Hex(secret),
+    uid: request.uid,
+    permissions: intersectScopes(request.requested, request.keyCap, request.grant),
+    requested: request.requested,
+    expires_at: expiresAt,
+    device_id: request.deviceId,
+    key_id: request.keyId,
+    acting_manager_uid: request.actingManagerUid,
+  });
+  return {
+    session_id: sessionId,
+    access_token: formatSessionToken(sessionId, secret),
+    token_type: 'Bearer',
+    expires_in: expiresIn,
+    expires_at: expiresAt,
+  };
+}
+
+/** A credential's restriction beyond the account grant; null when it has none. */
+export function credentialCeiling(requested: Scope[] | null, keyCap: Scope[] | null): Scope[] | null {
+  return requested === null && keyCap === null ? null : intersectScopes(requested, keyCap);
+}
+
+const invalidSession = () => new AppError('invalid_session', 'The session is invalid or has expired.');
+const invalidKey = () => new AppError('invalid_api_key', 'The API key is invalid, revoked or expired.');
+
+function isPast(timestamp: string | null): boolean {
+  return timestamp !== null && Date.parse(timestamp) <= Date.now();
+}
+
+/**
+ * Resolves the credentials of a request: Bearer wins over x-api-key, which wins over the cookie.
+ * No credentials give null; a credential that is presented but invalid is a 401.
+ */
+export async function authenticate(ctx: AppContext, credentials: Credentials): Promise<Caller | null> {
+  if (credentials.bearer) return callerFromSessionToken(ctx, credentials.bearer);
+  if (credentials.apiKey) return callerFromApiKey(ctx, credentials.apiKey);
+  if (credentials.cookie) return callerFromSessionToken(ctx, credentials.cookie);
+  return null;
+}
+
+export async function callerFromSessionToken(ctx: AppContext, token: string): Promise<Caller> {
+  const parsed = parseSessionToken(token);
+  if (!parsed) throw invalidSession();
+  const found = await repo.findSession(ctx.db, parsed.id);
+  if (!found || !matchesHash(parsed.secret, found.session.secret_hash)) throw invalidSession();
+  const { session, user, key } = found;
+  if (session.revoked_at !== null || isPast(session.expires_at)) throw invalidSession();
+  if (key && (key.revoked_at !== null || isPast(key.expires_at))) throw invalidSession();
+  if (session.acting_manager_uid !== null && !found.managerLink) throw invalidSession();
+  return {
+    uid: user.uid,
+    userTag: user.user_tag,
+    isManaged: user.is_managed,
+    // The grant is read live, so taking a scope away takes effect at once.
+    permissions: intersectScopes(session.permissions, user.scopes),
+    ceiling: credentialCeiling(session.requested, key?.scopes_cap ?? null),
+    via: 'session',
+    sessionId: session.id,
+    sessionToken: token,
+    keyId: key?.key_id ?? null,
+    actingManagerUid: session.acting_manager_uid,
+  };
+}
+
+export interface VerifiedKey {
+  keyId: string;
+  keyCap: Scope[] | null;
+  user: repo.PrincipalRecord;
+}
+
+/** Checks an API key; `onWrongSecret` lets the token endpoint count guesses against a key id. */
+export async function verifyApiKey(
+  ctx: AppContext,
+  apiKey: string,
+  onWrongSecret?: (keyId: string) => Promise<void>,
+): Promise<VerifiedKey> {
+  const parsed = parseApiKey(apiKey);
+  if (!parsed) throw invalidKey();
+  const found = await repo.findApiKey(ctx.db, parsed.keyId);
+  if (!found) throw invalidKey();
+  if (!matchesHash(apiKey, found.key.hash)) {
+    await onWrongSecret?.(parsed.keyId);
+    throw invalidKey();
+  }
+  if (found.key.revoked_at !== null || isPast(found.key.expires_at)) throw invalidKey();
+  if (!found.user.has_api_access) {
+    throw new AppError('api_access_required', 'This account does not have API access.');
+  }
+  const lastUsed = found.key.last_used_at ? Date.parse(found.key.last_used_at) : 0;
+  if (Date.now() - lastUsed > 60_000) {
+    // Best effort and off the request path: a lost update only makes last_used_at a minute older.
+    repo
+      .touchApiKey(ctx.db, parsed.keyId)
+      .catch((error: unknown) => ctx.log.warn({ err: error }, 'key touch failed'));
+  }
+  return { keyId: parsed.keyId, keyCap: found.key.scopes_cap, user: found.user };
+}
+
+async function callerFromApiKey(ctx: AppContext, apiKey: string): Promise<Caller> {
+  const { keyId, keyCap, user } = await verifyApiKey(ctx, apiKey);
+  return {
+    uid: user.uid,
+    userTag: user.user_tag,
+    isManaged: user.is_managed,
+    permissions: intersectScopes(user.scopes, keyCap),
+    ceiling: keyCap,
+    via: 'api_key',
+    sessionId: null,
+    sessionToken: null,
+    keyId,
+    actingManagerUid: null,
+  };
+}

@@ -1,0 +1,48 @@
+// Managed users and bots: POST /v1/managed/users creates one under the caller, GET lists them.
+// Creating one needs messages.write: a managed user can write at once, so an unverified account
+// must not be able to get writing rights by making a bot.
+import type { Caller } from '../../platform/auth/caller.js';
+import { VERIFIED_SCOPES, assertScope } from '../../platform/auth/scopes.js';
+import type { AppContext } from '../../platform/context.js';
+import { AppError } from '../../platform/errors.js';
+import { assertUserExists } from './read-users.js';
+import { toUserOutput } from './user-record.js';
+import { createUser, listManagedUsers as listManaged } from './users-repository.js';
+import type { ManagedUserCreateInput, UserOutput } from './users.schemas.js';
+
+export async function createManagedUser(
+  ctx: AppContext,
+  caller: Caller,
+  input: ManagedUserCreateInput,
+): Promise<UserOutput> {
+  if (caller.isManaged)
+    throw new AppError('managed_user_forbidden', 'Managed users cannot manage other users.');
+  assertScope(caller, 'messages.write');
+  const manager = await assertUserExists(ctx, caller.uid);
+  const user = await createUser(ctx.db, {
+    user_tag: input.user_tag,
+    display_name: input.display_name ?? null,
+    is_managed: true,
+    is_bot: input.is_bot,
+    // A bot's API keys work when its manager has partner access (see docs/decisions/002).
+    has_api_access: manager.has_api_access,
+    scopes: VERIFIED_SCOPES,
+    password_hash: null,
+    email: null,
+    manager_uid: caller.uid,
+    bot: input.is_bot
+      ? {
+          modalities: input.bot?.modalities ?? [],
+          integrations: input.bot?.integrations ?? [],
+          versions: input.bot?.versions ?? [],
+          context_origin_id: input.bot?.context_origin_id ?? null,
+        }
+      : null,
+  });
+  return toUserOutput(user);
+}
+
+export async function listManagedUsers(ctx: AppContext, caller: Caller): Promise<{ users: UserOutput[] }> {
+  const users = await listManaged(ctx.db, caller.uid);
+  return { users: users.map(toUserOutput) };
+}

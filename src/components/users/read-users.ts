@@ -1,0 +1,28 @@
+// Reading users: the caller's own profile (with scopes and contacts) and lookup by tag.
+import type { Caller } from '../../platform/auth/caller.js';
+import type { AppContext } from '../../platform/context.js';
+import { AppError } from '../../platform/errors.js';
+import { toUserOutput, type UserRecord } from './user-record.js';
+import { findUserByTag, findUserByUid, listContacts } from './users-repository.js';
+import type { MeOutput, UserOutput } from './users.schemas.js';
+
+export async function assertUserExists(ctx: AppContext, uid: string): Promise<UserRecord> {
+  const user = await findUserByUid(ctx.db, uid);
+  if (!user) throw new AppError('user_not_found', 'No such user.');
+  return user;
+}
+
+export async function getMe(ctx: AppContext, caller: Caller): Promise<MeOutput> {
+  const [user, contacts] = await Promise.all([
+    assertUserExists(ctx, caller.uid),
+    listContacts(ctx.db, caller.uid),
+  ]);
+  return { ...toUserOutput(user), scopes: caller.permissions, contacts };
+}
+
+/** Tags are matched case-insensitively and may carry a leading @. */
+export async function getUserByTag(ctx: AppContext, tag: string): Promise<UserOutput> {
+  const user = await findUserByTag(ctx.db, tag.replace(/^@/, ''));
+  if (!user) throw new AppError('user_not_found', 'No such user.');
+  return toUserOutput(user);
+}

@@ -1,0 +1,28 @@
+// POST /v1/users/profile: the caller edits its own display name, bio and bot metadata.
+import type { Caller } from '../../platform/auth/caller.js';
+import type { AppContext } from '../../platform/context.js';
+import { AppError } from '../../platform/errors.js';
+import { getMe } from './read-users.js';
+import { setUserFields } from './users-repository.js';
+import type { MeOutput, ProfileUpdateInput } from './users.schemas.js';
+
+export async function updateProfile(
+  ctx: AppContext,
+  caller: Caller,
+  input: ProfileUpdateInput,
+): Promise<MeOutput> {
+  const changes: Record<string, unknown> = {};
+  if (input.display_name !== undefined) changes.display_name = input.display_name;
+  if (input.bio !== undefined) changes.bio = input.bio;
+  if (input.is_bot !== undefined) changes.is_bot = input.is_bot;
+  if (input.bot?.modalities !== undefined) changes.bot_modalities = input.bot.modalities;
+  if (input.bot?.integrations !== undefined) changes.bot_integrations = input.bot.integrations;
+  if (input.bot?.versions !== undefined) changes.bot_versions = input.bot.versions;
+  const origin =
+    input.context_origin_id !== undefined ? input.context_origin_id : input.bot?.context_origin_id;
+  if (origin !== undefined) changes.context_origin_id = origin;
+  if (Object.keys(changes).length > 0 && !(await setUserFields(ctx.db, caller.uid, changes))) {
+    throw new AppError('user_not_found', 'No such user.');
+  }
+  return getMe(ctx, caller);
+}

@@ -1,0 +1,60 @@
+// A user as stored, and its one conversion to the API's UserOutput.
+import type { Scope } from '../../platform/auth/scopes.js';
+import type { UserOutput } from './users.schemas.js';
+
+export interface UserRecord {
+  uid: string;
+  user_tag: string;
+  display_name: string | null;
+  bio: string | null;
+  is_managed: boolean;
+  is_bot: boolean;
+  has_api_access: boolean;
+  scopes: Scope[];
+  created_at: string;
+  bot_modalities: string[] | null;
+  bot_integrations: string[] | null;
+  bot_versions: string[] | null;
+  context_origin_id: string | null;
+}
+
+/** Maps a `u {.*}` projection, dropping what must never leave the repository (the password hash). */
+export function toUserRecord(row: unknown): UserRecord {
+  const u = row as Record<string, unknown>;
+  return {
+    uid: u.uid as string,
+    user_tag: u.user_tag as string,
+    display_name: (u.display_name as string | null) ?? null,
+    bio: (u.bio as string | null) ?? null,
+    is_managed: Boolean(u.is_managed),
+    is_bot: Boolean(u.is_bot),
+    has_api_access: Boolean(u.has_api_access),
+    scopes: (u.scopes as Scope[] | null) ?? [],
+    created_at: u.created_at as string,
+    bot_modalities: (u.bot_modalities as string[] | null) ?? null,
+    bot_integrations: (u.bot_integrations as string[] | null) ?? null,
+    bot_versions: (u.bot_versions as string[] | null) ?? null,
+    context_origin_id: (u.context_origin_id as string | null) ?? null,
+  };
+}
+
+export function toUserOutput(user: UserRecord): UserOutput {
+  return {
+    uid: user.uid,
+    user_tag: user.user_tag,
+    display_name: user.display_name,
+    bio: user.bio,
+    is_managed: user.is_managed,
+    is_bot: user.is_bot,
+    has_api_access: user.has_api_access,
+    created_at: user.created_at,
+    bot: user.is_bot
+      ? {
+          modalities: user.bot_modalities ?? [],
+          integrations: user.bot_integrations ?? [],
+          versions: user.bot_versions ?? [],
+          context_origin_id: user.context_origin_id,
+        }
+      : null,
+  };
+}

@@ -1,0 +1,88 @@
+// The only code that runs the users' Cypher. Takes and returns plain objects.
+import { newShortId } from '../../platform/auth/secrets.js';
+import type { Scope } from '../../platform/auth/scopes.js';
+import { AppError } from '../../platform/errors.js';
+import type { Database } from '../../platform/neo4j/database.js';
+import { toUserRecord, type UserRecord } from './user-record.js';
+
+export interface NewUser {
+  user_tag: string;
+  display_name: string | null;
+  is_managed: boolean;
+  is_bot: boolean;
+  has_api_access: boolean;
+  scopes: Scope[];
+  password_hash: string | null;
+  email: string | null;
+  manager_uid: string | null;
+  bot: {
+    modalities: string[];
+    integrations: string[];
+    versions: string[];
+    context_origin_id: string | null;
+  } | null;
+}
+
+const NO_BOT = { modalities: null, integrations: null, versions: null, context_origin_id: null };
+
+/** Creates a user; a uid clash is retried with a new uid, a tag clash is 409 `user_tag_taken`. */
+export async function createUser(db: Database, user: NewUser): Promise<UserRecord> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const rows = await db.write('users/create-user', {
+        ...user,
+        uid: newShortId(),
+        bot: user.bot ?? NO_BOT,
+        now: new Date().toISOString(),
+      });
+      return toUserRecord(rows[0]!.user);
+    } catch (error) {
+      const clash = constraintClash(error);
+      if (clash === 'tag_folded') throw new AppError('user_tag_taken', 'That user tag is taken.');
+      if (clash === 'uid' && attempt < 5) continue;
+      throw error;
+    }
+  }
+}
+
+/** Which unique property a failed write collided on, if that is why it failed. */
+export function constraintClash(error: unknown): string | null {
+  const e = error as { code?: string; message?: string };
+  if (e.code !== 'Neo.ClientError.Schema.ConstraintValidationFailed') return null;
+  return (
+    /property `([^`]+)`/.exec(e.message ?? '')?.[1] ?? /\(([a-z_]+)\)/.exec(e.message ?? '')?.[1] ?? 'unknown'
+  );
+}
+
+export async function findUserByUid(db: Database, uid: string): Promise<UserRecord | null> {
+  const rows = await db.read('users/find-user-by-uid', { uid });
+  return rows[0] ? toUserRecord(rows[0].user) : null;
+}
+
+export async function findUserByTag(db: Database, tag: string): Promise<UserRecord | null> {
+  const rows = await db.read('users/find-user-by-tag', { tag_folded: tag.toLowerCase() });
+  return rows[0] ? toUserRecord(rows[0].user) : null;
+}
+
+export async function listContacts(
+  db: Database,
+  uid: string,
+): Promise<{ kind: string; value: string; verified_at: string | null }[]> {
+  const rows = await db.read('users/list-contacts', { uid });
+  return rows.map((row) => row.contact as { kind: string; value: string; verified_at: string | null });
+}
+
+/** Writes the given stored fields of a user; returns null when the user does not exist. */
+export async function setUserFields(
+  db: Database,
+  uid: string,
+  changes: Record<string, unknown>,
+): Promise<UserRecord | null> {
+  const rows = await db.write('users/set-user-fields', { uid, changes });
+  return rows[0] ? toUserRecord(rows[0].user) : null;
+}
+
+export async function listManagedUsers(db: Database, managerUid: string): Promise<UserRecord[]> {
+  const rows = await db.read('users/list-managed-users', { manager_uid: managerUid });
+  return rows.map((row) => toUserRecord(row.user));
+}

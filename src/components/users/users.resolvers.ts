@@ -1,0 +1,37 @@
+// GraphQL fields of the users and admin areas; each calls the same use case as its REST route.
+import type { IResolvers } from '@graphql-tools/utils';
+import type { GraphQLContext } from '../../platform/graphql/graphql-context.js';
+import { args, callerOf } from '../../platform/graphql/resolver-helpers.js';
+import { AdminUserUpdateInput } from '../admin/admin.schemas.js';
+import { updateUserGrants } from '../admin/administer-users.js';
+import { createManagedUser, listManagedUsers } from './manage-users.js';
+import { getMe, getUserByTag } from './read-users.js';
+import { updateProfile } from './update-profile.js';
+import * as schemas from './users.schemas.js';
+
+type Args = Record<string, unknown>;
+
+export const usersResolvers: IResolvers<unknown, GraphQLContext> = {
+  Query: {
+    me: (_: unknown, __: Args, context: GraphQLContext) => getMe(context.app, callerOf(context)),
+    userByTag: (_: unknown, raw: Args, context: GraphQLContext) => {
+      callerOf(context);
+      return getUserByTag(context.app, args(schemas.UserTagParam, raw).user_tag);
+    },
+    managedUsers: async (_: unknown, __: Args, context: GraphQLContext) =>
+      (await listManagedUsers(context.app, callerOf(context))).users,
+  },
+  Mutation: {
+    updateProfile: (_: unknown, { input }: Args, context: GraphQLContext) =>
+      updateProfile(context.app, callerOf(context), args(schemas.ProfileUpdateInput, input)),
+    createManagedUser: (_: unknown, { input }: Args, context: GraphQLContext) =>
+      createManagedUser(context.app, callerOf(context), args(schemas.ManagedUserCreateInput, input)),
+    adminUpdateUser: (_: unknown, { uid, input }: Args, context: GraphQLContext) =>
+      updateUserGrants(
+        context.app,
+        callerOf(context),
+        args(schemas.UidParam, { uid }).uid,
+        args(AdminUserUpdateInput, input),
+      ),
+  },
+};

@@ -1,0 +1,96 @@
+// Shapes of user input and output (they validate requests and feed the OpenAPI document).
+import { z } from '../../platform/openapi.js';
+import { SCOPES } from '../../platform/auth/scopes.js';
+
+export const Uid = z.string().regex(/^[0-9a-f]{8}$/, 'must be 8 lowercase hex characters');
+
+/** 2–32 of [A-Za-z0-9_.-], starting with a letter or digit; unique case-insensitively. */
+export const UserTag = z
+  .string()
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$/,
+    'must be 2–32 of A-Z a-z 0-9 _ . -, starting with a letter or digit',
+  );
+
+const Label = z.string().trim().min(1).max(64);
+
+export const BotMetadata = z
+  .object({
+    modalities: z.array(Label).max(32).default([]),
+    integrations: z.array(Label).max(32).default([]),
+    versions: z.array(Label).max(64).default([]),
+    context_origin_id: z
+      .string()
+      .regex(/^[0-9a-f]{8}$/)
+      .nullable()
+      .default(null),
+  })
+  .openapi('BotMetadata', {
+    description:
+      'What a bot accepts and produces. `context_origin_id` (in development) names a root message.',
+  });
+export type BotMetadata = z.infer<typeof BotMetadata>;
+
+export const UserOutput = z
+  .object({
+    uid: z.string(),
+    user_tag: z.string(),
+    display_name: z.string().nullable(),
+    bio: z.string().nullable(),
+    is_managed: z.boolean(),
+    is_bot: z.boolean(),
+    has_api_access: z.boolean(),
+    created_at: z.string(),
+    bot: BotMetadata.nullable(),
+  })
+  .openapi('UserOutput');
+export type UserOutput = z.infer<typeof UserOutput>;
+
+export const Contact = z.object({ kind: z.string(), value: z.string(), verified_at: z.string().nullable() });
+
+export const MeOutput = UserOutput.extend({
+  scopes: z.array(z.enum(SCOPES)),
+  contacts: z.array(Contact),
+}).openapi('MeOutput');
+export type MeOutput = z.infer<typeof MeOutput>;
+
+export const ProfileUpdateInput = z
+  .object({
+    display_name: z.string().trim().min(1).max(100).nullable().optional(),
+    bio: z.string().max(2000).nullable().optional(),
+    is_bot: z.boolean().optional(),
+    bot: BotMetadata.partial().optional(),
+    context_origin_id: z
+      .string()
+      .regex(/^[0-9a-f]{8}$/)
+      .nullable()
+      .optional(),
+  })
+  .strict()
+  .openapi('ProfileUpdateInput', {
+    description:
+      'Only the fields sent change. `bot` metadata applies when `is_bot` is true; `context_origin_id` may be ' +
+      'given at the top level or inside `bot`. Contacts are added through /v1/auth/contacts/*.',
+  });
+export type ProfileUpdateInput = z.infer<typeof ProfileUpdateInput>;
+
+export const ManagedUserCreateInput = z
+  .object({
+    user_tag: UserTag,
+    display_name: z.string().trim().min(1).max(100).optional(),
+    is_bot: z.boolean().default(false),
+    bot: BotMetadata.optional(),
+  })
+  .strict()
+  .openapi('ManagedUserCreateInput');
+export type ManagedUserCreateInput = z.infer<typeof ManagedUserCreateInput>;
+
+export const UserList = z.object({ users: z.array(UserOutput) }).openapi('UserList');
+
+export const UserTagParam = z.object({
+  user_tag: z
+    .string()
+    .transform((tag) => tag.replace(/^@/, ''))
+    .pipe(UserTag),
+});
+export const UidParam = z.object({ uid: Uid });

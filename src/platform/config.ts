@@ -1,0 +1,119 @@
+// Configuration comes from the environment only, and is checked once at start-up: a bad value stops
+// the process with a message naming the variable, instead of failing later at first use.
+import path from 'node:path';
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+
+const EnvSchema = z.object({
+  PORT: port.default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  SKEIN_DATA_DIR: z.string().min(1).default('./data'),
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  NEO4J_URI: z
+    .string()
+    .regex(/^(bolt|neo4j)(\+s|\+ssc)?:\/\/.+/, 'must be a bolt:// or neo4j:// URI')
+    .optional(),
+  NEO4J_USER: z.string().min(1).default('neo4j'),
+  NEO4J_PASSWORD: z.string().optional(),
+  NEO4J_DATABASE: z.string().min(1).optional(),
+  SKEIN_NEO4J_PORT: port.default(7687),
+  SKEIN_NEO4J_HEAP: z
+    .string()
+    .regex(/^\d+[mMgG]$/, 'must look like 512m or 1g')
+    .default('768m'),
+  SKEIN_NEO4J_PAGECACHE: z
+    .string()
+    .regex(/^\d+[mMgG]$/, 'must look like 256m or 1g')
+    .default('256m'),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  SKEIN_SESSION_TTL_SECONDS: positiveInt.default(30 * 24 * 3600),
+  SKEIN_RATE_LIMIT_AUTH_PER_MIN: positiveInt.default(60),
+  SKEIN_LOGIN_FAILURES_PER_15_MIN: positiveInt.default(10),
+  SKEIN_BCRYPT_COST: z.coerce.number().int().min(12).max(15).default(12),
+  SKEIN_ADMIN_TAG: z.string().optional(),
+  SKEIN_ADMIN_PASSWORD: z.string().optional(),
+  SKEIN_TRUST_PROXY: booleanFlag.default(false),
+  SKEIN_WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  publicUrl: string;
+  /** Whether cookies get the Secure flag: only when the public address is https. */
+  secureCookies: boolean;
+  neo4j: {
+    /** Unset: the service starts its own embedded Neo4j. */
+    uri: string | undefined;
+    user: string;
+    password: string | undefined;
+    database: string | undefined;
+    embeddedPort: number;
+    embeddedHeap: string;
+    embeddedPageCache: string;
+  };
+  redisUrl: string | undefined;
+  sessionTtlSeconds: number;
+  rateLimits: { authPerMinute: number; loginFailuresPer15Min: number };
+  bcryptCost: number;
+  admin: { tag: string; password: string } | undefined;
+  trustProxy: boolean;
+  webhookAllowPrivate: boolean;
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  if ((e.SKEIN_ADMIN_TAG === undefined) !== (e.SKEIN_ADMIN_PASSWORD === undefined)) {
+    throw new ConfigError('invalid configuration: SKEIN_ADMIN_TAG and SKEIN_ADMIN_PASSWORD go together');
+  }
+  if (e.NEO4J_URI && e.NEO4J_PASSWORD === undefined) {
+    throw new ConfigError('invalid configuration: NEO4J_PASSWORD is required with NEO4J_URI');
+  }
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.SKEIN_DATA_DIR),
+    publicUrl,
+    secureCookies: publicUrl.startsWith('https://'),
+    neo4j: {
+      uri: e.NEO4J_URI,
+      user: e.NEO4J_USER,
+      password: e.NEO4J_PASSWORD,
+      database: e.NEO4J_DATABASE,
+      embeddedPort: e.SKEIN_NEO4J_PORT,
+      embeddedHeap: e.SKEIN_NEO4J_HEAP,
+      embeddedPageCache: e.SKEIN_NEO4J_PAGECACHE,
+    },
+    redisUrl: e.REDIS_URL,
+    sessionTtlSeconds: e.SKEIN_SESSION_TTL_SECONDS,
+    rateLimits: {
+      authPerMinute: e.SKEIN_RATE_LIMIT_AUTH_PER_MIN,
+      loginFailuresPer15Min: e.SKEIN_LOGIN_FAILURES_PER_15_MIN,
+    },
+    bcryptCost: e.SKEIN_BCRYPT_COST,
+    admin:
+      e.SKEIN_ADMIN_TAG && e.SKEIN_ADMIN_PASSWORD
+        ? { tag: e.SKEIN_ADMIN_TAG, password: e.SKEIN_ADMIN_PASSWORD }
+        : undefined,
+    trustProxy: e.SKEIN_TRUST_PROXY,
+    webhookAllowPrivate: e.SKEIN_WEBHOOK_ALLOW_PRIVATE,
+    logLevel: e.LOG_LEVEL,
+  };
+}

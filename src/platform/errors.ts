@@ -1,0 +1,72 @@
+// The one place that knows error shapes. Every failure leaves the service as
+// {"detail": "<sentence>", "code": "<snake_case>"} with the status its code implies.
+export const ERROR_STATUS = {
+  bad_request: 400,
+  invalid_json: 400,
+  missing_api_key: 400,
+  missing_field: 400,
+  weak_password: 400,
+  not_authenticated: 401,
+  invalid_api_key: 401,
+  invalid_session: 401,
+  invalid_credentials: 401,
+  forbidden: 403,
+  insufficient_scope: 403,
+  api_access_required: 403,
+  managed_user_forbidden: 403,
+  not_manager: 403,
+  csrf_rejected: 403,
+  not_found: 404,
+  user_not_found: 404,
+  key_not_found: 404,
+  message_not_found: 404,
+  method_not_allowed: 405,
+  user_tag_taken: 409,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  validation_error: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ValidationIssue {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+  /** Extra response headers, such as Retry-After on 429. */
+  readonly headers: Record<string, string>;
+
+  constructor(
+    readonly code: ErrorCode,
+    detail: string,
+    options: { headers?: Record<string, string>; issues?: ValidationIssue[] } = {},
+  ) {
+    super(detail);
+    this.status = ERROR_STATUS[code];
+    this.headers = options.headers ?? {};
+    this.issues = options.issues;
+  }
+
+  readonly issues: ValidationIssue[] | undefined;
+
+  toBody(): { detail: string | ValidationIssue[]; code: ErrorCode } {
+    return { detail: this.issues ?? this.message, code: this.code };
+  }
+}
+
+export function validationError(issues: ValidationIssue[]): AppError {
+  return new AppError('validation_error', 'The request is not valid.', { issues });
+}
+
+/** The same answer for a message that does not exist and one the caller may not see. */
+export function messageNotFound(): AppError {
+  return new AppError('message_not_found', 'Message not found.');
+}

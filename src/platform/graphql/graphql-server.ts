@@ -1,0 +1,100 @@
+// GraphQL at /graphql (Apollo Server over Express), built from schema/*.graphql and the
+// components' resolvers. graphql-armor limits depth, cost, aliases, tokens and directives, so a
+// hostile query is refused before it runs. AppErrors keep their REST code and status in
+// `extensions`; anything else is masked as an internal error and logged.
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { unwrapResolverError } from '@apollo/server/errors';
+import { expressMiddleware } from '@as-integrations/express5';
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import { makeExecutableSchema } from '@graphql-tools/schema';
+import type { IResolvers } from '@graphql-tools/utils';
+import type { RequestHandler } from 'express';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
+import type { Authenticator } from '../http/route-table.js';
+import { assertSameOriginForCookieWrite } from '../http/csrf.js';
+import { readCredentials } from '../http/credentials.js';
+import { sessionCookies } from '../http/session-cookies.js';
+import type { AppContext } from '../context.js';
+import { AppError } from '../errors.js';
+import { PROJECT_ROOT } from '../paths.js';
+import type { GraphQLContext } from './graphql-context.js';
+
+export const GRAPHQL_LIMITS = {
+  maxDepth: 10,
+  maxCost: 5000,
+  maxAliases: 15,
+  maxTokens: 3000,
+  maxDirectives: 20,
+};
+
+export function buildSchema(resolvers: IResolvers<unknown, GraphQLContext>[]): GraphQLSchema {
+  const dir = path.join(PROJECT_ROOT, 'schema');
+  const typeDefs = readdirSync(dir)
+    .filter((file) => file.endsWith('.graphql'))
+    .sort()
+    .map((file) => readFileSync(path.join(dir, file), 'utf8'));
+  return makeExecutableSchema({ typeDefs, resolvers });
+}
+
+export async function createGraphQLMiddleware(
+  ctx: AppContext,
+  schema: GraphQLSchema,
+  authenticate: Authenticator,
+): Promise<{ middleware: RequestHandler; stop: () => Promise<void> }> {
+  const armor = new ApolloArmor({
+    maxDepth: { n: GRAPHQL_LIMITS.maxDepth },
+    costLimit: { maxCost: GRAPHQL_LIMITS.maxCost },
+    maxAliases: { n: GRAPHQL_LIMITS.maxAliases },
+    maxTokens: { n: GRAPHQL_LIMITS.maxTokens },
+    maxDirectives: { n: GRAPHQL_LIMITS.maxDirectives },
+    blockFieldSuggestion: { enabled: true },
+  });
+  const protection = armor.protect();
+  const server = new ApolloServer<GraphQLContext>({
+    schema,
+    ...protection,
+    plugins: [
+      ...(protection.plugins as ApolloServerPlugin<GraphQLContext>[]),
+      ApolloServerPluginLandingPageDisabled(),
+    ],
+    includeStacktraceInErrorResponses: false,
+    formatError: (formatted, error) => {
+      const original = unwrapResolverError(error);
+      if (original instanceof AppError) {
+        const body = original.toBody();
+        return {
+          message: typeof body.detail === 'string' ? body.detail : original.message,
+          ...(formatted.path ? { path: formatted.path } : {}),
+          extensions: { code: original.code, status: original.status, detail: body.detail },
+        };
+      }
+      if (original instanceof Error && formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') {
+        ctx.log.error({ err: original }, 'graphql resolver failed');
+        return { message: 'Internal error.', extensions: { code: 'internal_error', status: 500 } };
+      }
+      return formatted;
+    },
+  });
+  await server.start();
+  const middleware = expressMiddleware(server, {
+    context: async ({ req, res }): Promise<GraphQLContext> => {
+      const cookies = sessionCookies(req, res, ctx.config);
+      const credentials = readCredentials(req.headers, cookies.session());
+      try {
+        const caller = await authenticate(credentials);
+        if (caller) assertSameOriginForCookieWrite(req, credentials, ctx.config);
+        return { app: ctx, caller, credentials, cookies, ip: req.ip ?? 'unknown' };
+      } catch (error) {
+        // Bad credentials fail the whole request with the REST status, not as a 500.
+        if (!(error instanceof AppError)) throw error;
+        throw new GraphQLError(error.message, {
+          extensions: { code: error.code, status: error.status, http: { status: error.status } },
+        });
+      }
+    },
+  });
+  return { middleware, stop: () => server.stop() };
+}

@@ -1,0 +1,19 @@
+// Small helpers shared by every area's resolvers.
+import type { ZodType } from 'zod';
+import { requireCaller, type Caller } from '../auth/caller.js';
+import { parseInput } from '../validation.js';
+import type { GraphQLContext } from './graphql-context.js';
+
+/** Validates resolver arguments with the same zod schema the REST route uses. */
+export function args<T>(schema: ZodType<T>, value: unknown): T {
+  return parseInput(schema, value ?? {}, 'args');
+}
+
+export function callerOf(context: GraphQLContext): Caller {
+  return requireCaller(context.caller);
+}
+
+/** The per-address limit of the auth endpoints, so GraphQL is no way around it. */
+export async function limitAuth(context: GraphQLContext): Promise<void> {
+  await context.app.limits.authByAddress.consume(context.ip);
+}

@@ -1,0 +1,44 @@
+// The last middleware: every failure leaves as {"detail", "code"}. Body parser failures are the
+// client's (400 malformed JSON, 413 too large); anything unexpected is logged and answered 500
+// without internals.
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { AppError } from '../errors.js';
+import type { Logger } from '../logger.js';
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+}
+
+export function notFoundHandler(): RequestHandler {
+  return (_req, _res, next) => next(new AppError('not_found', 'No such path.'));
+}
+
+export function errorHandler(log: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, _next) => {
+    const appError = toAppError(error);
+    if (appError.status >= 500)
+      log.error({ err: error, method: req.method, url: req.originalUrl }, 'request failed');
+    if (res.headersSent) return;
+    res.status(appError.status).set(appError.headers).json(appError.toBody());
+  };
+}
+
+function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const parserError = error as BodyParserError;
+  switch (parserError.type) {
+    case 'entity.parse.failed':
+      return new AppError('invalid_json', 'The request body is not valid JSON.');
+    case 'entity.too.large':
+      return new AppError('payload_too_large', 'The request body is too large.');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new AppError('unsupported_media_type', 'Unsupported body encoding.');
+    default:
+      if (parserError.status && parserError.status >= 400 && parserError.status < 500) {
+        return new AppError('bad_request', 'The request could not be read.');
+      }
+      return new AppError('internal_error', 'The operation failed.');
+  }
+}

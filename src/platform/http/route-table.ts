@@ -1,0 +1,162 @@
+// Declares a REST route once: its zod schemas validate the request and describe it in OpenAPI,
+// its auth mode decides whether a caller is required, and its handler only maps to a use case.
+import type { OpenAPIRegistry, RouteConfig } from '@asteasolutions/zod-to-openapi';
+import type { NextFunction, Request, Response, Router } from 'express';
+import type { ZodType, z } from 'zod';
+import { requireCaller, type Caller, type Credentials } from '../auth/caller.js';
+import type { AppContext } from '../context.js';
+import { ErrorBody } from '../openapi.js';
+import type { Limiter } from '../rate-limits.js';
+import { parseInput } from '../validation.js';
+import { assertSameOriginForCookieWrite } from './csrf.js';
+import { readCredentials } from './credentials.js';
+import { sessionCookies, type SessionCookies } from './session-cookies.js';
+
+export type Authenticator = (credentials: Credentials) => Promise<Caller | null>;
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface RouteRequest<B, Q, P> {
+  body: B;
+  query: Q;
+  params: P;
+  caller: Caller | null;
+  credentials: Credentials;
+  cookies: SessionCookies;
+  ip: string;
+  header(name: string): string | undefined;
+}
+
+export interface RouteRequestAuthed<B, Q, P> extends RouteRequest<B, Q, P> {
+  caller: Caller;
+}
+
+interface RouteBase<B extends ZodType, Q extends ZodType, P extends ZodType, R extends ZodType> {
+  method: Method;
+  /** Express-style path, e.g. /v1/auth/keys/:key_id */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  body?: B;
+  query?: Q;
+  params?: P;
+  response: R;
+  status?: number;
+  /** Documented error statuses and when they happen. */
+  errors?: Partial<Record<400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500, string>>;
+  /** Limiter keyed by client address, applied before anything else. */
+  rateLimit?: (limits: AppContext['limits']) => Limiter;
+  missingIsBadRequest?: boolean;
+}
+
+interface AuthedRoute<
+  B extends ZodType,
+  Q extends ZodType,
+  P extends ZodType,
+  R extends ZodType,
+> extends RouteBase<B, Q, P, R> {
+  auth: 'required';
+  handler(request: RouteRequestAuthed<z.infer<B>, z.infer<Q>, z.infer<P>>): Promise<z.infer<R>>;
+}
+
+interface OpenRoute<
+  B extends ZodType,
+  Q extends ZodType,
+  P extends ZodType,
+  R extends ZodType,
+> extends RouteBase<B, Q, P, R> {
+  /** `optional`: a caller when credentials are sent (invalid ones are 401); `none`: never looked up. */
+  auth: 'optional' | 'none';
+  handler(request: RouteRequest<z.infer<B>, z.infer<Q>, z.infer<P>>): Promise<z.infer<R>>;
+}
+
+export type RouteSpec<B extends ZodType, Q extends ZodType, P extends ZodType, R extends ZodType> =
+  AuthedRoute<B, Q, P, R> | OpenRoute<B, Q, P, R>;
+
+export class RouteTable {
+  constructor(
+    private readonly router: Router,
+    private readonly registry: OpenAPIRegistry,
+    private readonly ctx: AppContext,
+    private readonly authenticate: Authenticator,
+  ) {}
+
+  add<B extends ZodType, Q extends ZodType, P extends ZodType, R extends ZodType>(
+    spec: RouteSpec<B, Q, P, R>,
+  ): void {
+    this.document(spec);
+    this.router[spec.method](spec.path, (req: Request, res: Response, next: NextFunction) => {
+      this.handle(spec, req, res).catch(next);
+    });
+  }
+
+  private async handle<B extends ZodType, Q extends ZodType, P extends ZodType, R extends ZodType>(
+    spec: RouteSpec<B, Q, P, R>,
+    req: Request,
+    res: Response,
+  ): Promise<void> {
+    if (spec.rateLimit) {
+      const state = await spec.rateLimit(this.ctx.limits).consume(req.ip ?? 'unknown');
+      res.set({
+        'RateLimit-Limit': String(state.limit),
+        'RateLimit-Remaining': String(state.remaining),
+        'RateLimit-Reset': String(state.resetSeconds),
+      });
+    }
+    const cookies = sessionCookies(req, res, this.ctx.config);
+    const credentials = readCredentials(req.headers, cookies.session());
+    const caller = spec.auth === 'none' ? null : await this.authenticate(credentials);
+    if (caller) assertSameOriginForCookieWrite(req, credentials, this.ctx.config);
+
+    const options = { missingIsBadRequest: spec.missingIsBadRequest ?? false };
+    const request: RouteRequest<z.infer<B>, z.infer<Q>, z.infer<P>> = {
+      body: (spec.body ? parseInput(spec.body, req.body ?? {}, 'body', options) : undefined) as z.infer<B>,
+      query: (spec.query ? parseInput(spec.query, req.query, 'query') : undefined) as z.infer<Q>,
+      params: (spec.params ? parseInput(spec.params, req.params, 'path') : undefined) as z.infer<P>,
+      caller,
+      credentials,
+      cookies,
+      ip: req.ip ?? 'unknown',
+      header: (name) => req.get(name),
+    };
+    const result =
+      spec.auth === 'required'
+        ? await spec.handler({ ...request, caller: requireCaller(caller) })
+        : await spec.handler(request);
+    res.status(spec.status ?? 200).json(result);
+  }
+
+  private document<B extends ZodType, Q extends ZodType, P extends ZodType, R extends ZodType>(
+    spec: RouteSpec<B, Q, P, R>,
+  ): void {
+    const responses: RouteConfig['responses'] = {
+      [spec.status ?? 200]: {
+        description: 'Success',
+        content: { 'application/json': { schema: spec.response } },
+      },
+    };
+    const errors: Record<number, string | undefined> = { ...spec.errors };
+    if (spec.auth === 'required') errors[401] ??= 'Not authenticated, or the session or key is invalid.';
+    if (spec.body || spec.query || spec.params) errors[422] ??= 'Validation error.';
+    if (spec.rateLimit) errors[429] ??= 'Rate limit hit; see Retry-After.';
+    for (const [status, description] of Object.entries(errors)) {
+      if (!description) continue;
+      responses[status] = { description, content: { 'application/json': { schema: ErrorBody } } };
+    }
+    const request: RouteConfig['request'] = {};
+    if (spec.body) request.body = { content: { 'application/json': { schema: spec.body } } };
+    if (spec.query) request.query = spec.query as unknown as NonNullable<RouteConfig['request']>['query'];
+    if (spec.params) request.params = spec.params as unknown as NonNullable<RouteConfig['request']>['params'];
+    this.registry.registerPath({
+      method: spec.method,
+      path: spec.path.replace(/:([A-Za-z_]+)/g, '{$1}'),
+      summary: spec.summary,
+      ...(spec.description ? { description: spec.description } : {}),
+      tags: [spec.tag],
+      security: spec.auth === 'none' ? [] : [{ bearer: [] }, { apiKey: [] }, { cookie: [] }],
+      request,
+      responses,
+    });
+  }
+}

@@ -1,0 +1,117 @@
+// The only door to Neo4j. Repositories call read()/write() with a Cypher file name and plain
+// parameters, and get plain objects back: Neo4j integers become numbers (the driver is set up
+// without lossless integers) and temporal values become ISO 8601 strings with milliseconds.
+import neo4j, { type Driver, type ManagedTransaction, type Record as Neo4jRecord } from 'neo4j-driver';
+import { cypher } from './cypher.js';
+
+export type Row = Record<string, unknown>;
+export type Params = Record<string, unknown>;
+
+export interface Neo4jTarget {
+  uri: string;
+  user: string;
+  password: string;
+  database: string | undefined;
+}
+
+/** A unit of work inside one transaction: every statement commits together or not at all. */
+export interface Tx {
+  run(name: string, params?: Params): Promise<Row[]>;
+}
+
+export class Database {
+  private constructor(
+    readonly driver: Driver,
+    private readonly database: string | undefined,
+  ) {}
+
+  static connect(target: Neo4jTarget): Database {
+    const driver = neo4j.driver(target.uri, neo4j.auth.basic(target.user, target.password), {
+      disableLosslessIntegers: true,
+      maxConnectionPoolSize: 100,
+      connectionAcquisitionTimeout: 20_000,
+      logging: { level: 'error', logger: () => undefined },
+    });
+    return new Database(driver, target.database);
+  }
+
+  async verify(): Promise<void> {
+    await this.driver.verifyConnectivity(this.database ? { database: this.database } : {});
+  }
+
+  /** Runs one named query in a read transaction. */
+  async read(name: string, params: Params = {}): Promise<Row[]> {
+    const session = this.session('READ');
+    try {
+      return await session.executeRead((tx) => runNamed(tx, name, params));
+    } finally {
+      await session.close();
+    }
+  }
+
+  /** Runs one named query in a write transaction. */
+  async write(name: string, params: Params = {}): Promise<Row[]> {
+    return this.inWrite((tx) => tx.run(name, params));
+  }
+
+  /** Runs several statements in one write transaction (retried by the driver on transient errors). */
+  async inWrite<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    const session = this.session('WRITE');
+    try {
+      return await session.executeWrite((mtx) =>
+        work({ run: (name, params = {}) => runNamed(mtx, name, params) }),
+      );
+    } finally {
+      await session.close();
+    }
+  }
+
+  /** Runs raw Cypher text; only for schema set-up, which reads its statements from files itself. */
+  async runText(text: string, params: Params = {}): Promise<Row[]> {
+    const result = await this.driver.executeQuery(text, params, {
+      ...(this.database ? { database: this.database } : {}),
+    });
+    return result.records.map(toRow);
+  }
+
+  async close(): Promise<void> {
+    await this.driver.close();
+  }
+
+  private session(mode: 'READ' | 'WRITE') {
+    return this.driver.session({
+      // Shared bookmarks: in a cluster a read always sees the writes this process has committed.
+      bookmarkManager: this.driver.executeQueryBookmarkManager,
+      defaultAccessMode: mode === 'READ' ? neo4j.session.READ : neo4j.session.WRITE,
+      ...(this.database ? { database: this.database } : {}),
+    });
+  }
+}
+
+async function runNamed(tx: ManagedTransaction, name: string, params: Params): Promise<Row[]> {
+  const result = await tx.run(cypher(name), params);
+  return result.records.map(toRow);
+}
+
+function toRow(record: Neo4jRecord): Row {
+  const row: Row = {};
+  for (const key of record.keys) row[String(key)] = toPlain(record.get(key));
+  return row;
+}
+
+/** Converts driver values into plain JSON-ready values. */
+export function toPlain(value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (Array.isArray(value)) return value.map(toPlain);
+  if (neo4j.isDateTime(value)) return value.toStandardDate().toISOString();
+  if (neo4j.isDate(value)) return value.toString();
+  if (neo4j.isInt(value)) return value.toNumber();
+  if (typeof value === 'object') {
+    if ('properties' in value && 'labels' in value)
+      return toPlain((value as { properties: unknown }).properties);
+    const out: Row = {};
+    for (const [k, v] of Object.entries(value)) out[k] = toPlain(v);
+    return out;
+  }
+  return value;
+}

@@ -1,0 +1,124 @@
+// Runs Neo4j Community embedded (the Java launcher in neo4j/) when NEO4J_URI is unset: builds the
+// launcher with Maven when its jars are missing, starts it with Bolt on 127.0.0.1, waits for it to
+// answer, and stops it on shutdown. The `neo4j` password is random, kept in a mode-600 file beside
+// the store, so that other local users cannot open the database through the loopback port.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../paths.js';
+import type { Logger } from '../logger.js';
+import type { Neo4jTarget } from './database.js';
+
+const LAUNCHER_DIR = path.join(PROJECT_ROOT, 'neo4j');
+const CLASSES = path.join(LAUNCHER_DIR, 'target', 'classes');
+const LIB = path.join(LAUNCHER_DIR, 'target', 'lib');
+const READY_LINE = 'SKEIN_NEO4J_READY';
+
+export interface EmbeddedOptions {
+  dataDir: string;
+  port: number;
+  heap: string;
+  pageCache: string;
+  log: Logger;
+  startTimeoutMs?: number;
+}
+
+export interface EmbeddedNeo4j {
+  target: Neo4jTarget;
+  stop(): Promise<void>;
+}
+
+/** Builds the launcher with Maven unless its classes and jars are already there. */
+export function ensureLauncherBuilt(log: Logger): void {
+  if (existsSync(path.join(CLASSES, 'dev', 'skein', 'neo4j', 'Launcher.class')) && existsSync(LIB)) return;
+  log.info('building the embedded Neo4j launcher with Maven (first run only)');
+  const result = spawnSync(
+    'mvn',
+    ['-q', '-B', '-f', path.join(LAUNCHER_DIR, 'pom.xml'), 'package', '-DskipTests'],
+    {
+      stdio: 'inherit',
+    },
+  );
+  if (result.status !== 0) throw new Error('building the Neo4j launcher failed (is Maven installed?)');
+}
+
+function readOrCreatePassword(dataDir: string): string {
+  const file = path.join(dataDir, 'neo4j-password');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const password = randomBytes(24).toString('base64url');
+  writeFileSync(file, password, { mode: 0o600 });
+  return password;
+}
+
+export async function startEmbeddedNeo4j(options: EmbeddedOptions): Promise<EmbeddedNeo4j> {
+  ensureLauncherBuilt(options.log);
+  mkdirSync(options.dataDir, { recursive: true });
+  const password = readOrCreatePassword(options.dataDir);
+  const child = spawn(
+    'java',
+    [
+      `-Xmx${options.heap}`,
+      '-XX:+UseG1GC',
+      '-XX:+ExitOnOutOfMemoryError',
+      '-cp',
+      `${CLASSES}${path.delimiter}${path.join(LIB, '*')}`,
+      'dev.skein.neo4j.Launcher',
+    ],
+    {
+      env: {
+        ...process.env,
+        SKEIN_NEO4J_HOME: path.join(options.dataDir, 'neo4j'),
+        SKEIN_NEO4J_PORT: String(options.port),
+        SKEIN_NEO4J_PASSWORD: password,
+        SKEIN_NEO4J_PAGECACHE: options.pageCache,
+      },
+      // stdin stays open as a lifeline: the launcher exits when it closes (this process died).
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
+  await waitUntilReady(child, options);
+  options.log.info({ port: options.port }, 'embedded Neo4j is up');
+  return {
+    target: { uri: `bolt://127.0.0.1:${options.port}`, user: 'neo4j', password, database: undefined },
+    stop: () => stopChild(child),
+  };
+}
+
+function waitUntilReady(child: ChildProcess, options: EmbeddedOptions): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`embedded Neo4j did not start in time:\n${output.slice(-4000)}`));
+    }, options.startTimeoutMs ?? 180_000);
+    // Output keeps being read (a full pipe would block Neo4j) but only its tail is kept.
+    const onData = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-8000);
+      if (output.includes(READY_LINE)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-8000);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`embedded Neo4j exited with code ${code}:\n${output.slice(-4000)}`));
+    });
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const killTimer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.once('exit', () => {
+      clearTimeout(killTimer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}

@@ -1,0 +1,48 @@
+// Versioned, idempotent schema set-up. Each file cypher/schema/NNN-name.cypher is one version whose
+// statements (separated by semicolons) only use IF NOT EXISTS forms, so applying a version twice,
+// or from two instances at once, is harmless. The applied version is kept on a :SkeinSchema node.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../paths.js';
+import type { Logger } from '../logger.js';
+import type { Database } from './database.js';
+
+const SCHEMA_DIR = path.join(PROJECT_ROOT, 'cypher', 'schema');
+
+interface Migration {
+  version: number;
+  name: string;
+  statements: string[];
+}
+
+function loadMigrations(): Migration[] {
+  return readdirSync(SCHEMA_DIR)
+    .filter((file) => /^\d{3}-.+\.cypher$/.test(file))
+    .sort()
+    .map((file) => ({
+      version: Number(file.slice(0, 3)),
+      name: file,
+      statements: readFileSync(path.join(SCHEMA_DIR, file), 'utf8')
+        .split(/;\s*(?:\n|$)/)
+        .map((statement) => statement.replace(/^\s*\/\/.*$/gm, '').trim())
+        .filter((statement) => statement.length > 0),
+    }));
+}
+
+export async function applySchema(db: Database, log: Logger): Promise<number> {
+  const rows = await db.runText('OPTIONAL MATCH (s:SkeinSchema {id: "schema"}) RETURN s.version AS version');
+  const current = (rows[0]?.version as number | null) ?? 0;
+  let version = current;
+  for (const migration of loadMigrations()) {
+    if (migration.version <= current) continue;
+    for (const statement of migration.statements) await db.runText(statement);
+    await db.runText('MERGE (s:SkeinSchema {id: "schema"}) SET s.version = $version', {
+      version: migration.version,
+    });
+    version = migration.version;
+    log.info({ migration: migration.name }, 'applied schema version');
+  }
+  // New indexes are built in the background; queries must not run before they are online.
+  await db.runText('CALL db.awaitIndexes(300)');
+  return version;
+}

@@ -1,0 +1,57 @@
+// The OpenAPI 3.1 document is generated from the same zod schemas that validate requests: every
+// route registers itself here when it is mounted, so the document covers every path that exists.
+import { OpenAPIRegistry, OpenApiGeneratorV31, extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+
+extendZodWithOpenApi(z);
+
+export const ErrorBody = z
+  .object({
+    detail: z.union([
+      z.string(),
+      z.array(
+        z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string(), type: z.string() }),
+      ),
+    ]),
+    code: z.string(),
+  })
+  .openapi('Error', {
+    description: 'Every error. `detail` is a sentence, or for 422 (`validation_error`) a list of issues.',
+  });
+
+export function createOpenApiRegistry(): OpenAPIRegistry {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Opaque session token `svc_session_<id>.<secret>`.',
+  });
+  registry.registerComponent('securitySchemes', 'apiKey', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-api-key',
+  });
+  registry.registerComponent('securitySchemes', 'cookie', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'svc_session',
+  });
+  return registry;
+}
+
+export function generateOpenApiDocument(registry: OpenAPIRegistry, serverUrl: string): unknown {
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Skein API',
+      version: '1.0.0',
+      description:
+        'Real-time messaging for people and bots, where messages form a graph. Errors are ' +
+        '`{"detail", "code"}`; validation errors answer 422. Authenticate with `Authorization: Bearer`, ' +
+        '`x-api-key` or the `svc_session` cookie (Bearer wins). The same operations exist in GraphQL at `/graphql`.',
+    },
+    servers: [{ url: serverUrl }],
+  });
+}
+
+export { z };

@@ -1,0 +1,85 @@
+// Rate limits (rate-limiter-flexible). Per client address on the auth endpoints, and per account
+// for failed logins and wrong secrets, which always apply whatever the address.
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { AppError } from './errors.js';
+import type { Config } from './config.js';
+
+export interface LimitState {
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
+export class Limiter {
+  private readonly limiter: RateLimiterMemory;
+
+  constructor(
+    readonly name: string,
+    readonly points: number,
+    durationSeconds: number,
+  ) {
+    this.limiter = new RateLimiterMemory({ keyPrefix: name, points, duration: durationSeconds });
+  }
+
+  /** Counts one hit for `key`; throws 429 with Retry-After once the budget is spent. */
+  async consume(key: string): Promise<LimitState> {
+    try {
+      const res = await this.limiter.consume(key);
+      return this.state(res);
+    } catch (error) {
+      if (error instanceof RateLimiterRes) throw tooMany(this.state(error));
+      throw error;
+    }
+  }
+
+  /** Throws 429 when `key` has no budget left, without counting a hit. */
+  async assertNotBlocked(key: string): Promise<void> {
+    const res = await this.limiter.get(key);
+    if (res && res.remainingPoints <= 0 && res.consumedPoints >= this.points) throw tooMany(this.state(res));
+  }
+
+  /** Counts a failure without throwing: the next attempt is refused by assertNotBlocked. */
+  async penalize(key: string): Promise<void> {
+    await this.limiter.penalty(key, 1);
+  }
+
+  async reset(key: string): Promise<void> {
+    await this.limiter.delete(key);
+  }
+
+  private state(res: RateLimiterRes): LimitState {
+    return {
+      limit: this.points,
+      remaining: Math.max(0, res.remainingPoints),
+      resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+    };
+  }
+}
+
+function tooMany(state: LimitState): AppError {
+  return new AppError('rate_limited', 'Too many requests; try again later.', {
+    headers: {
+      'Retry-After': String(state.resetSeconds),
+      'RateLimit-Limit': String(state.limit),
+      'RateLimit-Remaining': '0',
+      'RateLimit-Reset': String(state.resetSeconds),
+    },
+  });
+}
+
+export interface RateLimits {
+  /** Requests per client address per minute on the auth endpoints. */
+  authByAddress: Limiter;
+  /** Failed password logins per account per 15 minutes. */
+  loginFailuresByAccount: Limiter;
+  /** Wrong API key secrets per key id per 15 minutes. */
+  keyFailuresById: Limiter;
+}
+
+export function createRateLimits(config: Config): RateLimits {
+  return {
+    authByAddress: new Limiter('auth-ip', config.rateLimits.authPerMinute, 60),
+    loginFailuresByAccount: new Limiter('login-fail', config.rateLimits.loginFailuresPer15Min, 15 * 60),
+    keyFailuresById: new Limiter('key-fail', config.rateLimits.loginFailuresPer15Min, 15 * 60),
+  };
+}

@@ -1,0 +1,79 @@
+// The whole service as one object: Neo4j (embedded or external), schema, bootstrap admin, HTTP.
+// start.ts runs it as a process; tests run it in-process to check restarts.
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from './app.js';
+import { bootstrapAdmin } from './components/admin/administer-users.js';
+import type { Config } from './platform/config.js';
+import type { AppContext } from './platform/context.js';
+import type { Logger } from './platform/logger.js';
+import { Database, type Neo4jTarget } from './platform/neo4j/database.js';
+import { startEmbeddedNeo4j, type EmbeddedNeo4j } from './platform/neo4j/embedded-neo4j.js';
+import { applySchema } from './platform/neo4j/schema-setup.js';
+import { createRateLimits } from './platform/rate-limits.js';
+
+export interface RunningService {
+  url: string;
+  ctx: AppContext;
+  stop(): Promise<void>;
+}
+
+export async function runService(config: Config, log: Logger): Promise<RunningService> {
+  let embedded: EmbeddedNeo4j | undefined;
+  let target: Neo4jTarget;
+  if (config.neo4j.uri) {
+    target = {
+      uri: config.neo4j.uri,
+      user: config.neo4j.user,
+      password: config.neo4j.password ?? '',
+      database: config.neo4j.database,
+    };
+  } else {
+    embedded = await startEmbeddedNeo4j({
+      dataDir: config.dataDir,
+      port: config.neo4j.embeddedPort,
+      heap: config.neo4j.embeddedHeap,
+      pageCache: config.neo4j.embeddedPageCache,
+      log,
+    });
+    target = embedded.target;
+  }
+  const db = Database.connect(target);
+  try {
+    await db.verify();
+    await applySchema(db, log);
+    const ctx: AppContext = { config, db, log, limits: createRateLimits(config) };
+    await bootstrapAdmin(ctx);
+    const app = await createApp(ctx);
+    const server = createServer(app.express);
+    server.listen(config.port, config.host);
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    log.info({ port, neo4j: embedded ? 'embedded' : target.uri }, 'Skein is listening');
+    return {
+      url: `http://127.0.0.1:${port}`,
+      ctx,
+      stop: async () => {
+        await closeServer(server);
+        await app.close();
+        await db.close();
+        await embedded?.stop();
+      },
+    };
+  } catch (error) {
+    await db.close();
+    await embedded?.stop();
+    throw error;
+  }
+}
+
+/** Stops accepting connections and waits for in-flight requests; idle keep-alive sockets close now. */
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+    // Requests still running after 10 s are cut off rather than holding shutdown forever.
+    setTimeout(() => server.closeAllConnections(), 10_000).unref();
+  });
+}
