@@ -1,0 +1,124 @@
+// Runs the real app in the test process against the run's Neo4j, on a free port, and speaks HTTP
+// to it. Each test file starts its own server; tests isolate themselves with unique data.
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../../src/app.js';
+import { bootstrapAdmin } from '../../src/components/admin/administer-users.js';
+import { loadConfig } from '../../src/platform/config.js';
+import type { AppContext } from '../../src/platform/context.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { Database } from '../../src/platform/neo4j/database.js';
+import { createRateLimits } from '../../src/platform/rate-limits.js';
+
+export const TEST_ADMIN = { tag: 'skein-test-admin', password: 'test-admin-password-7c1f' };
+
+export interface ApiResponse<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+  headers: Headers;
+  /** Set-Cookie values by cookie name (whole header value). */
+  cookies: Record<string, string>;
+}
+
+export interface RequestOptions {
+  token?: string | undefined;
+  apiKey?: string | undefined;
+  cookie?: string | undefined;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestServer {
+  url: string;
+  ctx: AppContext;
+  request<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    options?: RequestOptions,
+  ): Promise<ApiResponse<T>>;
+  graphql<T = Record<string, unknown>>(
+    query: string,
+    variables?: Record<string, unknown>,
+    options?: RequestOptions,
+  ): Promise<
+    ApiResponse<{ data: T | null; errors?: { message: string; extensions?: Record<string, unknown> }[] }>
+  >;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const config = loadConfig({
+    NEO4J_URI: process.env.SKEIN_TEST_NEO4J_URI,
+    NEO4J_PASSWORD: process.env.SKEIN_TEST_NEO4J_PASSWORD,
+    SKEIN_DATA_DIR: process.env.SKEIN_TEST_DATA_DIR ?? '/tmp/skein-test-data',
+    SKEIN_RATE_LIMIT_AUTH_PER_MIN: '100000',
+    SKEIN_LOGIN_FAILURES_PER_15_MIN: '1000',
+    SKEIN_ADMIN_TAG: TEST_ADMIN.tag,
+    SKEIN_ADMIN_PASSWORD: TEST_ADMIN.password,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+    PORT: '0',
+    ...env,
+  });
+  const log = createLogger(config.logLevel);
+  const db = Database.connect({
+    uri: config.neo4j.uri!,
+    user: config.neo4j.user,
+    password: config.neo4j.password!,
+    database: undefined,
+  });
+  const ctx: AppContext = { config, db, log, limits: createRateLimits(config) };
+  await bootstrapAdmin(ctx);
+  const app = await createApp(ctx);
+  const server: Server = createServer(app.express);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const request = async <T>(
+    method: string,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<ApiResponse<T>> => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    if (options.apiKey) headers['x-api-key'] = options.apiKey;
+    if (options.cookie) headers.cookie = options.cookie;
+    let body: string | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(url + path, { method, headers, body, redirect: 'manual' });
+    const text = await res.text();
+    const cookies: Record<string, string> = {};
+    for (const cookie of res.headers.getSetCookie()) cookies[cookie.split('=')[0]!] = cookie;
+    let parsed: unknown = text;
+    try {
+      parsed = text.length > 0 ? JSON.parse(text) : null;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, body: parsed as T, headers: res.headers, cookies };
+  };
+
+  return {
+    url,
+    ctx,
+    request,
+    graphql: (query, variables = {}, options = {}) =>
+      request('POST', '/graphql', { ...options, body: { query, variables } }),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.close();
+      await db.close();
+    },
+  };
+}
+
+/** The value of a cookie from a Set-Cookie header value, e.g. "svc_session=abc; Path=/" → "abc". */
+export function cookieValue(setCookie: string | undefined): string | undefined {
+  return setCookie?.split(';')[0]?.split('=').slice(1).join('=');
+}
