@@ -11,7 +11,7 @@ import { logOut } from './log-out.js';
 import { createApiKey, listApiKeys, revokeApiKey } from './manage-api-keys.js';
 import { readSession, refreshSession } from './read-session.js';
 import { registerUser } from './register-user.js';
-import { deliverToken } from './token-cookie.js';
+import { deliverToken, toTokenResponse } from './token-cookie.js';
 
 type Args = Record<string, unknown>;
 
@@ -87,12 +87,7 @@ export const identityResolvers: IResolvers<unknown, GraphQLContext> = {
     delegate: async (_: unknown, raw: Args, context: GraphQLContext) => {
       await limitAuth(context);
       const { managed_uid } = args(schemas.DelegateInput, raw);
-      const { session_id: _id, ...token } = await delegateSession(
-        context.app,
-        callerOf(context),
-        managed_uid,
-      );
-      return token;
+      return toTokenResponse(await delegateSession(context.app, callerOf(context), managed_uid));
     },
   },
 };

@@ -25,7 +25,7 @@ import { logOut } from './log-out.js';
 import { createApiKey, listApiKeys, revokeApiKey } from './manage-api-keys.js';
 import { readSession, refreshSession } from './read-session.js';
 import { registerUser } from './register-user.js';
-import { deliverToken } from './token-cookie.js';
+import { deliverToken, toTokenResponse } from './token-cookie.js';
 
 const TAG = 'auth';
 const authLimit = (limits: RateLimits) => limits.authByAddress;
@@ -243,9 +243,7 @@ export function mountIdentityRoutes(routes: RouteTable, ctx: AppContext): void {
     body: schemas.DelegateInput,
     response: schemas.TokenResponse,
     errors: { 403: 'You do not manage that user.' },
-    handler: async ({ caller, body }) => {
-      const { session_id: _id, ...token } = await delegateSession(ctx, caller, body.managed_uid);
-      return token;
-    },
+    handler: async ({ caller, body }) =>
+      toTokenResponse(await delegateSession(ctx, caller, body.managed_uid)),
   });
 }

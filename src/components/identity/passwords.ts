@@ -4,7 +4,7 @@ import bcrypt from 'bcrypt';
 import { dictionary } from '@zxcvbn-ts/language-common';
 import { AppError } from '../../platform/errors.js';
 
-const COMMON = new Set((dictionary['passwords-common'] as string[]).map((word) => word.toLowerCase()));
+const COMMON = new Set(dictionary['passwords-common'].map((word) => word.toLowerCase()));
 export const MIN_PASSWORD_LENGTH = 10;
 
 export function assertStrongPassword(password: string): void {

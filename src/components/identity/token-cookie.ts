@@ -3,11 +3,19 @@
 import type { SessionCookies } from '../../platform/http/session-cookies.js';
 import type { TokenResponse } from './identity.schemas.js';
 
-export function deliverToken(
-  cookies: SessionCookies,
-  token: { access_token: string; expires_in: number; expires_at: string },
-): TokenResponse {
+interface IssuedToken {
+  access_token: string;
+  expires_in: number;
+  expires_at: string;
+}
+
+export function deliverToken(cookies: SessionCookies, token: IssuedToken): TokenResponse {
   cookies.setSession(token.access_token, token.expires_in);
+  return toTokenResponse(token);
+}
+
+/** The TokenResponse alone, for delegation to scripts, which must not replace the caller's cookie. */
+export function toTokenResponse(token: IssuedToken): TokenResponse {
   return {
     access_token: token.access_token,
     token_type: 'Bearer',
