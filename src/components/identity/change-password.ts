@@ -18,7 +18,7 @@ export async function changePassword(
     throw new AppError('managed_user_forbidden', 'Managed users cannot have passwords.');
   }
   const failures = ctx.limits.loginFailuresByAccount;
-  const accountKey = `tag:${caller.userTag.toLowerCase()}`;
+  const accountKey = `uid:${caller.uid}`;
   await failures.assertNotBlocked(accountKey);
   if (!stored.password_hash || !(await verifyPassword(input.current_password, stored.password_hash))) {
     await failures.penalize(accountKey);

@@ -41,7 +41,10 @@ export const KeyCreateInput = z
     scopes_cap: ScopeString.optional(),
     expires_at: z.iso
       .datetime({ offset: true })
-      .refine((value) => Date.parse(value) > Date.now(), 'must be in the future')
+      .refine(
+        (value) => Number.isNaN(Date.parse(value)) || Date.parse(value) > Date.now(),
+        'must be in the future',
+      )
       .optional(),
   })
   .strict()

@@ -13,11 +13,16 @@ export async function logInWithPassword(
 ): Promise<MintedSession> {
   const tag = input.user_tag?.replace(/^@/, '') ?? null;
   const email = input.email?.trim().toLowerCase() ?? null;
-  const accountKey = tag ? `tag:${tag.toLowerCase()}` : `email:${email}`;
-  const failures = ctx.limits.loginFailuresByAccount;
-  await failures.assertNotBlocked(accountKey);
-
   const candidates = await repo.findLoginCandidates(ctx.db, { tag, email });
+  // Failures count against what was typed (so unknown accounts behave like known ones) and against
+  // every account it may mean (so switching between tag and email gives no extra guesses).
+  const failureKeys = [
+    tag ? `tag:${tag.toLowerCase()}` : `email:${email}`,
+    ...candidates.map((c) => `uid:${c.uid}`),
+  ];
+  const failures = ctx.limits.loginFailuresByAccount;
+  for (const key of failureKeys) await failures.assertNotBlocked(key);
+
   let matchedUid: string | null = null;
   for (const candidate of candidates) {
     if (await verifyPassword(input.password, candidate.password_hash)) {
@@ -29,10 +34,10 @@ export async function logInWithPassword(
     await verifyPassword(input.password, await dummyPasswordHash(ctx.config.bcryptCost));
   const user = matchedUid ? await findUserByUid(ctx.db, matchedUid) : null;
   if (!user) {
-    await failures.penalize(accountKey);
+    for (const key of failureKeys) await failures.penalize(key);
     throw new AppError('invalid_credentials', 'Wrong user or password.');
   }
-  await failures.reset(accountKey);
+  for (const key of failureKeys) await failures.reset(key);
   return mintSession(ctx, {
     uid: user.uid,
     grant: user.scopes,

@@ -24,7 +24,8 @@ export async function readSession(ctx: AppContext, caller: Caller): Promise<Sess
     session_id: session.id,
     uid: user.uid,
     user_tag: user.user_tag,
-    permissions: session.permissions,
+    // What the session can do now: its frozen set, less anything taken from the account since.
+    permissions: intersectScopes(session.permissions, user.scopes),
     created_at: session.created_at,
     expires_at: session.expires_at,
     device_id: session.device_id,

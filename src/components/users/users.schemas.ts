@@ -54,12 +54,22 @@ export const MeOutput = UserOutput.extend({
 }).openapi('MeOutput');
 export type MeOutput = z.infer<typeof MeOutput>;
 
+/** Bot metadata in a profile edit: only the fields sent change, so nothing defaults here. */
+const BotMetadataPatch = z
+  .object({
+    modalities: z.array(Label).max(32).optional(),
+    integrations: z.array(Label).max(32).optional(),
+    versions: z.array(Label).max(64).optional(),
+    context_origin_id: z.string().regex(/^[0-9a-f]{8}$/).nullable().optional(),
+  })
+  .strict();
+
 export const ProfileUpdateInput = z
   .object({
     display_name: z.string().trim().min(1).max(100).nullable().optional(),
     bio: z.string().max(2000).nullable().optional(),
     is_bot: z.boolean().optional(),
-    bot: BotMetadata.partial().optional(),
+    bot: BotMetadataPatch.optional(),
     context_origin_id: z
       .string()
       .regex(/^[0-9a-f]{8}$/)
