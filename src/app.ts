@@ -7,6 +7,18 @@ import { mountAdminRoutes } from './components/admin/admin.rest.js';
 import { identityResolvers } from './components/identity/identity.resolvers.js';
 import { mountIdentityRoutes } from './components/identity/identity.rest.js';
 import { authenticate } from './components/identity/sessions.js';
+import { channelsResolvers } from './components/channels/channels.resolvers.js';
+import { mountChannelRoutes } from './components/channels/channels.rest.js';
+import { linksResolvers } from './components/links/links.resolvers.js';
+import { mountLinkRoutes } from './components/links/links.rest.js';
+import { messageEditsResolvers } from './components/messages/message-edits.resolvers.js';
+import { mountMessageEditRoutes } from './components/messages/message-edits.rest.js';
+import { messagesResolvers } from './components/messages/messages.resolvers.js';
+import { mountMessageRoutes } from './components/messages/messages.rest.js';
+import { recipientsResolvers } from './components/recipients/recipients.resolvers.js';
+import { mountRecipientRoutes } from './components/recipients/recipients.rest.js';
+import { threadsResolvers } from './components/threads/threads.resolvers.js';
+import { mountThreadRoutes } from './components/threads/threads.rest.js';
 import { mountUserRoutes } from './components/users/users.rest.js';
 import { usersResolvers } from './components/users/users.resolvers.js';
 import type { AppContext } from './platform/context.js';
@@ -45,9 +57,26 @@ export async function createApp(ctx: AppContext): Promise<App> {
   mountIdentityRoutes(routes, ctx);
   mountUserRoutes(routes, ctx);
   mountAdminRoutes(routes, ctx);
+  mountMessageRoutes(routes, ctx);
+  mountMessageEditRoutes(routes, ctx);
+  mountLinkRoutes(routes, ctx);
+  mountRecipientRoutes(routes, ctx);
+  mountChannelRoutes(routes, ctx);
+  mountThreadRoutes(routes, ctx);
+  routes.finish();
   app.use(router);
 
-  const schema = buildSchema([identityResolvers, usersResolvers, { Query: { health: () => true } }]);
+  const schema = buildSchema([
+    identityResolvers,
+    usersResolvers,
+    messagesResolvers,
+    messageEditsResolvers,
+    linksResolvers,
+    recipientsResolvers,
+    channelsResolvers,
+    threadsResolvers,
+    { Query: { health: () => true } },
+  ]);
   const graphql = await createGraphQLMiddleware(ctx, schema, authenticator);
   app.use('/graphql', graphql.middleware);
 

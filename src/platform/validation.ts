@@ -8,6 +8,8 @@ export type InputLocation = 'body' | 'query' | 'path' | 'header' | 'args';
 export interface ParseOptions {
   /** Answer 400 `missing_field` (instead of 422) when a required field is absent. */
   missingIsBadRequest?: boolean;
+  /** Answer 400 `bad_request` for any invalid input, where the spec calls it "bad format". */
+  invalidIsBadRequest?: boolean;
 }
 
 export function parseInput<T>(
@@ -23,7 +25,12 @@ export function parseInput<T>(
     const missing = issues.find((issue) => isMissing(issue));
     if (missing) throw new AppError('missing_field', `The field ${missing.path.join('.')} is required.`);
   }
-  throw validationError(issues.map((issue) => toValidationIssue(issue, where)));
+  const described = issues.map((issue) => toValidationIssue(issue, where));
+  if (options.invalidIsBadRequest) {
+    const detail = described.map((issue) => `${issue.loc.join('.')}: ${issue.msg}`).join('; ');
+    throw new AppError('bad_request', `The request is not valid: ${detail}`);
+  }
+  throw validationError(described);
 }
 
 function isMissing(issue: core.$ZodIssue): boolean {

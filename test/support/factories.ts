@@ -100,3 +100,30 @@ export async function createManaged(
   expectOk(res, 'create managed user');
   return res.body;
 }
+
+export interface PostedMessage {
+  id: string;
+  root_id: string | null;
+  parent_id: string | null;
+  [field: string]: unknown;
+}
+
+/** Posts one message (MessageInput fields) and answers its MessageOutput; throws when the item failed. */
+export async function postMessage(
+  api: TestServer,
+  token: string,
+  input: Record<string, unknown>,
+): Promise<PostedMessage> {
+  const res = await api.request<{ ok: boolean; message?: PostedMessage; error?: unknown }[]>(
+    'POST',
+    '/v1/messages',
+    {
+      token,
+      body: input,
+    },
+  );
+  expectOk(res, 'post message');
+  const [result] = res.body;
+  if (!result?.ok || !result.message) throw new Error(`post message failed: ${JSON.stringify(res.body)}`);
+  return result.message;
+}

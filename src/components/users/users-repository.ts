@@ -59,6 +59,11 @@ export async function findUserByUid(db: Database, uid: string): Promise<UserReco
   return rows[0] ? toUserRecord(rows[0].user) : null;
 }
 
+export async function findUsersByUid(db: Database, uids: readonly string[]): Promise<UserRecord[]> {
+  const rows = await db.read('users/find-users-by-uid', { uids });
+  return rows.map((row) => toUserRecord(row.user));
+}
+
 export async function findUserByTag(db: Database, tag: string): Promise<UserRecord | null> {
   const rows = await db.read('users/find-user-by-tag', { tag_folded: tag.toLowerCase() });
   return rows[0] ? toUserRecord(rows[0].user) : null;

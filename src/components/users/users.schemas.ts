@@ -60,7 +60,11 @@ const BotMetadataPatch = z
     modalities: z.array(Label).max(32).optional(),
     integrations: z.array(Label).max(32).optional(),
     versions: z.array(Label).max(64).optional(),
-    context_origin_id: z.string().regex(/^[0-9a-f]{8}$/).nullable().optional(),
+    context_origin_id: z
+      .string()
+      .regex(/^[0-9a-f]{8}$/)
+      .nullable()
+      .optional(),
   })
   .strict();
 

@@ -9,4 +9,16 @@ export interface GraphQLContext {
   credentials: Credentials;
   cookies: SessionCookies;
   ip: string;
+  /** Per-request DataLoaders, made on first use by loaderFor(). */
+  loaders: Map<string, unknown>;
+}
+
+/** The request's loader named `name`, made by `make` the first time it is asked for. */
+export function loaderFor<T>(context: GraphQLContext, name: string, make: () => T): T {
+  let loader = context.loaders.get(name) as T | undefined;
+  if (loader === undefined) {
+    loader = make();
+    context.loaders.set(name, loader);
+  }
+  return loader;
 }

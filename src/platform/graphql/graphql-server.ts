@@ -86,7 +86,7 @@ export async function createGraphQLMiddleware(
       try {
         const caller = await authenticate(credentials);
         if (caller) assertSameOriginForCookieWrite(req, credentials, ctx.config);
-        return { app: ctx, caller, credentials, cookies, ip: req.ip ?? 'unknown' };
+        return { app: ctx, caller, credentials, cookies, ip: req.ip ?? 'unknown', loaders: new Map() };
       } catch (error) {
         // Bad credentials fail the whole request with the REST status, not as a 500.
         if (!(error instanceof AppError)) throw error;

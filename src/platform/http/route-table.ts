@@ -24,7 +24,7 @@ export interface RouteRequest<B, Q, P> {
   credentials: Credentials;
   cookies: SessionCookies;
   ip: string;
-  header(name: string): string | undefined;
+  header: (name: string) => string | undefined;
 }
 
 export interface RouteRequestAuthed<B, Q, P> extends RouteRequest<B, Q, P> {
@@ -48,6 +48,8 @@ interface RouteBase<B extends ZodType, Q extends ZodType, P extends ZodType, R e
   /** Limiter keyed by client address, applied before anything else. */
   rateLimit?: (limits: AppContext['limits']) => Limiter;
   missingIsBadRequest?: boolean;
+  /** Any invalid body is 400 rather than 422 (where the spec says "400 invalid body"). */
+  invalidBodyIsBadRequest?: boolean;
 }
 
 interface AuthedRoute<
@@ -75,6 +77,8 @@ export type RouteSpec<B extends ZodType, Q extends ZodType, P extends ZodType, R
   AuthedRoute<B, Q, P, R> | OpenRoute<B, Q, P, R>;
 
 export class RouteTable {
+  private readonly pending: { path: string; register: () => void }[] = [];
+
   constructor(
     private readonly router: Router,
     private readonly registry: OpenAPIRegistry,
@@ -86,9 +90,29 @@ export class RouteTable {
     spec: RouteSpec<B, Q, P, R>,
   ): void {
     this.document(spec);
-    this.router[spec.method](spec.path, (req: Request, res: Response, next: NextFunction) => {
-      this.handle(spec, req, res).catch(next);
+    this.pending.push({
+      path: spec.path,
+      register: () =>
+        this.router[spec.method](spec.path, (req: Request, res: Response, next: NextFunction) => {
+          this.handle(spec, req, res).catch(next);
+        }),
     });
+  }
+
+  /**
+   * Registers every added route with Express, literal segments before parameters, so that
+   * /v1/messages/inbox is never taken for /v1/messages/:message_id whatever the mounting order.
+   */
+  finish(): void {
+    const rank = (path: string) => path.split('/').map((segment) => (segment.startsWith(':') ? '1' : '0'));
+    const sorted = [...this.pending].sort((a, b) => {
+      const [ra, rb] = [rank(a.path), rank(b.path)];
+      for (let i = 0; i < Math.min(ra.length, rb.length); i++)
+        if (ra[i] !== rb[i]) return ra[i]! < rb[i]! ? -1 : 1;
+      return 0;
+    });
+    for (const route of sorted) route.register();
+    this.pending.length = 0;
   }
 
   private async handle<B extends ZodType, Q extends ZodType, P extends ZodType, R extends ZodType>(
@@ -109,7 +133,10 @@ export class RouteTable {
     const caller = spec.auth === 'none' ? null : await this.authenticate(credentials);
     if (caller) assertSameOriginForCookieWrite(req, credentials, this.ctx.config);
 
-    const options = { missingIsBadRequest: spec.missingIsBadRequest ?? false };
+    const options = {
+      missingIsBadRequest: spec.missingIsBadRequest ?? false,
+      invalidIsBadRequest: spec.invalidBodyIsBadRequest ?? false,
+    };
     const request: RouteRequest<z.infer<B>, z.infer<Q>, z.infer<P>> = {
       body: (spec.body ? parseInput(spec.body, req.body ?? {}, 'body', options) : undefined) as z.infer<B>,
       query: (spec.query ? parseInput(spec.query, req.query, 'query') : undefined) as z.infer<Q>,

@@ -1,15 +1,29 @@
-// Cypher lives in cypher/<area>/<name>.cypher, one query per file; this loads a file once and keeps it.
+// Cypher lives in cypher/<area>/<name>.cypher, one query per file; this loads a file once and keeps
+// it. A query may use a shared fragment from cypher/fragments/ as {{name(var)}}: the fragment's
+// `__m` becomes `var`. This is how the one visibility rule reaches every query.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../paths.js';
 
 const cache = new Map<string, string>();
 
-/** The text of cypher/<name>.cypher, e.g. cypher('identity/find-session'). */
+function readCypherFile(relative: string): string {
+  return readFileSync(path.join(PROJECT_ROOT, 'cypher', `${relative}.cypher`), 'utf8')
+    .replace(/^\s*\/\/.*$/gm, '')
+    .trim();
+}
+
+function expandFragments(text: string): string {
+  return text.replace(/\{\{([a-z_]+)\((\w+)\)\}\}/g, (_match, name: string, variable: string) =>
+    readCypherFile(`fragments/${name.replace(/_/g, '-')}`).replace(/__m\b/g, variable),
+  );
+}
+
+/** The text of cypher/<name>.cypher with fragments expanded, e.g. cypher('identity/find-session'). */
 export function cypher(name: string): string {
   let text = cache.get(name);
   if (text === undefined) {
-    text = readFileSync(path.join(PROJECT_ROOT, 'cypher', `${name}.cypher`), 'utf8').trim();
+    text = expandFragments(readCypherFile(name));
     cache.set(name, text);
   }
   return text;

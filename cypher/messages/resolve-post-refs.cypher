@@ -1,0 +1,29 @@
+// What a post refers to, checked before anything is written: parents the author can see, users
+// named as recipients, the author's channel memberships, and files the author uploaded.
+CALL () {
+  UNWIND $parent_ids AS wanted
+  MATCH (m:Message {id: wanted})
+  WHERE {{can_see(m)}}
+  RETURN collect({id: m.id, root_id: m.root_id}) AS parents
+}
+CALL () {
+  UNWIND $tags AS tag
+  MATCH (u:User {tag_folded: tag})
+  RETURN collect({key: 'tag:' + tag, uid: u.uid}) AS by_tag
+}
+CALL () {
+  UNWIND $uids AS wanted
+  MATCH (u:User {uid: wanted})
+  RETURN collect({key: 'uid:' + wanted, uid: u.uid}) AS by_uid
+}
+CALL () {
+  UNWIND $channel_ids AS wanted
+  MATCH (c:Channel {id: wanted})
+  RETURN collect({id: c.id, member: EXISTS { MATCH (c)-[:HAS_MEMBER]->(:User {uid: $viewer_uid}) }}) AS channels
+}
+CALL () {
+  UNWIND $file_ids AS wanted
+  MATCH (f:File {file_id: wanted})<-[:UPLOADED]-(:User {uid: $viewer_uid})
+  RETURN collect(f.file_id) AS files
+}
+RETURN parents, by_tag + by_uid AS users, channels, files

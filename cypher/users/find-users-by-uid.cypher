@@ -1,0 +1,3 @@
+UNWIND $uids AS wanted
+MATCH (u:User {uid: wanted})
+RETURN u {.*} AS user

@@ -1,0 +1,111 @@
+// The only code that runs the messages' Cypher. Takes and returns plain objects.
+import type { Database, Tx } from '../../platform/neo4j/database.js';
+import { toMessageOutput } from './message-output.js';
+import type { MessageOutput } from './messages.schemas.js';
+
+export interface Viewer {
+  /** null for an anonymous caller, who sees public messages only. */
+  uid: string | null;
+}
+
+/** MessageOutputs for the ids the viewer may see, in the order of `ids`; invisible ones are left out. */
+export async function hydrateMessages(
+  source: Database | Tx,
+  viewer: Viewer,
+  ids: string[],
+  publicUrl: string,
+): Promise<MessageOutput[]> {
+  if (ids.length === 0) return [];
+  const params = { viewer_uid: viewer.uid, ids };
+  // Inside a write transaction (to answer with what it just wrote) or on its own.
+  const rows =
+    'read' in source
+      ? await source.read('messages/hydrate', params)
+      : await source.run('messages/hydrate', params);
+  const byId = new Map(
+    rows.map((row) => [(row.message as { id: string }).id, toMessageOutput(row, publicUrl)]),
+  );
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+export interface PostRefs {
+  parents: Map<string, { id: string; root_id: string }>;
+  /** 'tag:<folded tag>' or 'uid:<uid>' → uid */
+  users: Map<string, string>;
+  channels: Map<string, { member: boolean }>;
+  files: Set<string>;
+}
+
+export async function resolvePostRefs(
+  db: Database,
+  viewerUid: string,
+  wanted: { parent_ids: string[]; tags: string[]; uids: string[]; channel_ids: string[]; file_ids: string[] },
+): Promise<PostRefs> {
+  const [row] = await db.read('messages/resolve-post-refs', { viewer_uid: viewerUid, ...wanted });
+  const r = row as {
+    parents: { id: string; root_id: string }[];
+    users: { key: string; uid: string }[];
+    channels: { id: string; member: boolean }[];
+    files: string[];
+  };
+  return {
+    parents: new Map(r.parents.map((p) => [p.id, p])),
+    users: new Map(r.users.map((u) => [u.key, u.uid])),
+    channels: new Map(r.channels.map((c) => [c.id, { member: c.member }])),
+    files: new Set(r.files),
+  };
+}
+
+export interface NewMessage {
+  id: string;
+  content: string;
+  subject: string | null;
+  public: boolean;
+  created_at: string;
+  parent_id: string | null;
+  root_id: string;
+  tags: string[];
+  import_info_json: string | null;
+}
+
+export interface NewMessageEdges {
+  replies: { parent_id: string; child_id: string }[];
+  receivers: { message_id: string; uid: string; public: boolean }[];
+  inclusions: { message_id: string; channel_id: string }[];
+  attachments: { message_id: string; file_id: string; position: number }[];
+}
+
+export class ParentVanished extends Error {}
+
+/** Writes a post's messages and edges inside the caller's transaction. */
+export async function createMessages(
+  tx: Tx,
+  authorUid: string,
+  items: NewMessage[],
+  edges: NewMessageEdges,
+): Promise<void> {
+  const now = new Date().toISOString();
+  await tx.run('messages/create-messages', { author_uid: authorUid, items });
+  const [counts] = await tx.run('messages/link-new-messages', { author_uid: authorUid, now, ...edges });
+  // A parent deleted between the checks and this write: abort, so nothing is half-written.
+  if ((counts?.replies as number) !== edges.replies.length) throw new ParentVanished();
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+
+export async function findIdempotentAnswer(db: Database, key: string): Promise<string | null> {
+  const rows = await db.read('messages/find-idempotent-answer', {
+    key,
+    since: new Date(Date.now() - DAY_MS).toISOString(),
+  });
+  return (rows[0]?.response as string | undefined) ?? null;
+}
+
+export async function saveIdempotentAnswer(tx: Tx, key: string, response: string): Promise<void> {
+  await tx.run('messages/save-idempotent-answer', {
+    key,
+    response,
+    now: new Date().toISOString(),
+    since: new Date(Date.now() - DAY_MS).toISOString(),
+  });
+}

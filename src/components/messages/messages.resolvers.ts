@@ -1,0 +1,49 @@
+// GraphQL fields of messages; each operation calls the same use case as its REST route
+// (messages.rest.ts), and Message's graph fields load through the per-request DataLoaders.
+import type { IResolvers } from '@graphql-tools/utils';
+import { JSONObjectResolver } from 'graphql-scalars';
+import type { GraphQLContext } from '../../platform/graphql/graphql-context.js';
+import { args, callerOf } from '../../platform/graphql/resolver-helpers.js';
+import { userLoader } from '../users/user-loader.js';
+import { loadVisible, messageLoader } from './message-loader.js';
+import { idempotencyKeyOf } from './messages.rest.js';
+import { MessageIdParam, type MessageOutput } from './messages.schemas.js';
+import { postMessages } from './post-messages.js';
+import { readMessage } from './read-message.js';
+
+type Args = Record<string, unknown>;
+
+export const messagesResolvers: IResolvers<unknown, GraphQLContext> = {
+  JSONObject: JSONObjectResolver,
+  Query: {
+    message: (_: unknown, raw: Args, context: GraphQLContext) =>
+      readMessage(context.app, callerOf(context), args(MessageIdParam, { message_id: raw.id }).message_id),
+  },
+  Mutation: {
+    postMessages: (_: unknown, raw: Args, context: GraphQLContext) => {
+      const key = raw.idempotency_key as string | undefined | null;
+      return postMessages(
+        context.app,
+        callerOf(context),
+        raw.messages as unknown[],
+        idempotencyKeyOf(() => key ?? undefined),
+      );
+    },
+  },
+  Message: {
+    author: (message: MessageOutput, _: Args, context: GraphQLContext) =>
+      userLoader(context).load(message.author.uid),
+    parent: (message: MessageOutput, _: Args, context: GraphQLContext) =>
+      message.parent_id ? messageLoader(context).load(message.parent_id) : null,
+    replies: (message: MessageOutput, _: Args, context: GraphQLContext) =>
+      loadVisible(context, message.reply_ids),
+    stitchParents: (message: MessageOutput, _: Args, context: GraphQLContext) =>
+      loadVisible(context, message.stitch_parent_ids),
+    stitchChildren: (message: MessageOutput, _: Args, context: GraphQLContext) =>
+      loadVisible(context, message.stitch_child_ids),
+  },
+  Recipient: {
+    user: (recipient: { uid: string }, _: Args, context: GraphQLContext) =>
+      userLoader(context).load(recipient.uid),
+  },
+};

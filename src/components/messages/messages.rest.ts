@@ -1,0 +1,53 @@
+// /v1 message routes:
+//   POST /v1/messages                 post one or several messages (per-item results, Idempotency-Key)
+//   GET  /v1/messages/:message_id     one message (404 when missing or not visible)
+import type { AppContext } from '../../platform/context.js';
+import { AppError } from '../../platform/errors.js';
+import type { RouteTable } from '../../platform/http/route-table.js';
+import * as schemas from './messages.schemas.js';
+import { bodyItems, postMessages } from './post-messages.js';
+import { readMessage } from './read-message.js';
+
+const TAG = 'messages';
+
+export function idempotencyKeyOf(header: (name: string) => string | undefined): string | undefined {
+  const key = header('idempotency-key');
+  if (key !== undefined && !/^[\x21-\x7e]{1,255}$/.test(key)) {
+    throw new AppError('bad_request', 'Idempotency-Key must be 1–255 visible ASCII characters.');
+  }
+  return key;
+}
+
+export function mountMessageRoutes(routes: RouteTable, ctx: AppContext): void {
+  routes.add({
+    method: 'get',
+    path: '/v1/messages/:message_id',
+    tag: TAG,
+    summary: 'Read a message',
+    auth: 'required',
+    params: schemas.MessageIdParam,
+    response: schemas.MessageOutput,
+    errors: { 404: 'Not found, or not visible to you (the same answer).' },
+    handler: ({ caller, params }) => readMessage(ctx, caller, params.message_id),
+  });
+
+  routes.add({
+    method: 'post',
+    path: '/v1/messages',
+    tag: TAG,
+    summary: 'Post messages',
+    description:
+      'Body: one MessageInput, {messages: [...]}, or an array (at most 100). Answers one MessageCreateResult per ' +
+      'input, in order; items fail on their own (unknown recipient 404, invisible parent 404, channel you are not ' +
+      'in 403, invalid item 422). In a multi-message input each item after the first is a reply to the previous ' +
+      'successful one (its own parent_id is then ignored). With an `Idempotency-Key` header, the same key from you ' +
+      'within 24 hours answers the first answer again and creates nothing. Needs `messages.write`.',
+    auth: 'required',
+    invalidBodyIsBadRequest: true,
+    body: schemas.MessagesPostBody,
+    response: schemas.MessageCreateResults,
+    errors: { 400: 'The body is none of the three forms.', 403: 'messages.write missing.' },
+    handler: ({ caller, body, header }) =>
+      postMessages(ctx, caller, bodyItems(body), idempotencyKeyOf(header)),
+  });
+}

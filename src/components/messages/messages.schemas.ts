@@ -1,0 +1,167 @@
+// Shapes of message input and output (validation and OpenAPI).
+import { z } from '../../platform/openapi.js';
+
+export const MessageId = z.string().regex(/^[0-9a-f]{8}$/, 'must be 8 lowercase hex characters');
+export const MessageIdParam = z.object({ message_id: MessageId });
+
+export const MAX_CONTENT_CHARS = 65_536;
+export const MAX_ITEMS_PER_POST = 100;
+export const MAX_RECIPIENTS = 100;
+export const MAX_TAGS = 32;
+export const SUBJECT_MAX = 72;
+
+/** Tags: 1–64 of [A-Za-z0-9_.:/-], stored lower-case. */
+export const Tag = z
+  .string()
+  .regex(/^[A-Za-z0-9_.:/-]{1,64}$/, 'tags are 1–64 of A-Z a-z 0-9 _ . : / -')
+  .transform((tag) => tag.toLowerCase());
+export const TagList = z
+  .array(Tag)
+  .max(MAX_TAGS)
+  .transform((tags) => [...new Set(tags)]);
+
+const RecipientObject = z
+  .object({
+    user_tag: z.string().min(1).max(64).optional(),
+    uid: z.string().min(1).max(64).optional(),
+    public: z
+      .boolean()
+      .default(true)
+      .openapi({ description: 'true = CC (listed to all viewers), false = BCC.' }),
+    notify: z.boolean().default(true).openapi({ description: 'Input only: whether a notification is sent.' }),
+  })
+  .strict()
+  .refine((r) => (r.user_tag === undefined) !== (r.uid === undefined), 'give exactly one of user_tag or uid');
+
+export const RecipientInput = z
+  .union([z.string().min(1).max(70), RecipientObject])
+  .openapi('RecipientInput', {
+    description:
+      'A user tag, `@tag`, `uid:<uid>`, or an object {user_tag | uid, public = true, notify = true}.',
+  });
+export type RecipientInput = z.infer<typeof RecipientInput>;
+
+export const RecipientList = z.array(RecipientInput).max(MAX_RECIPIENTS);
+
+export const FileRef = z
+  .object({ file_id: MessageId })
+  .loose()
+  .openapi('FileRef', { description: 'File metadata from POST /v1/files/upload; only `file_id` is read.' });
+
+export const MessageInput = z
+  .object({
+    content: z.string().min(1).max(MAX_CONTENT_CHARS),
+    parent_id: MessageId.nullable().optional(),
+    recipients: RecipientList.default([]),
+    public: z.boolean().default(false),
+    tags: TagList.default([]),
+    files: z.array(FileRef).max(20).default([]),
+    subject: z.string().trim().min(1).max(SUBJECT_MAX).nullable().optional(),
+    channel_ids: z.array(MessageId).max(20).default([]),
+  })
+  .strict()
+  .openapi('MessageInput');
+export type MessageInput = z.infer<typeof MessageInput>;
+
+/** POST /v1/messages body: one input, {messages: [...]}, or a raw array. Items are validated one by one. */
+export const MessagesPostBody = z
+  .union([
+    z.array(z.unknown()).min(1).max(MAX_ITEMS_PER_POST),
+    z.object({ messages: z.array(z.unknown()).min(1).max(MAX_ITEMS_PER_POST) }).strict(),
+    z.object({ content: z.unknown() }).loose(),
+  ])
+  .openapi('MessagesPostBody', {
+    description:
+      `One MessageInput, an object {messages: [MessageInput]}, or an array of MessageInput (at most ${MAX_ITEMS_PER_POST}). ` +
+      'In a multi-message input each message after the first is a reply to the previous successful one.',
+  });
+
+export const Author = z.object({ uid: z.string(), user_tag: z.string() }).openapi('Author');
+
+export const RecipientOutput = z
+  .object({
+    uid: z.string(),
+    user_tag: z.string(),
+    public: z.boolean(),
+    added_by: z.string().nullable(),
+    read_at: z.string().nullable(),
+  })
+  .openapi('Recipient');
+
+export const Attachment = z
+  .object({
+    file_id: z.string(),
+    filename: z.string(),
+    content_type: z.string(),
+    size: z.number().int(),
+    sha256: z.string(),
+    url: z.string(),
+  })
+  .openapi('FileMetadata');
+
+export const MessageOutput = z
+  .object({
+    id: z.string(),
+    content: z.string(),
+    subject: z.string().nullable(),
+    public: z.boolean(),
+    timestamp: z.string(),
+    author: Author,
+    parent_id: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Null for a root, or when the parent is not visible.' }),
+    root_id: z.string().nullable().openapi({ description: 'The thread root; null when it is not visible.' }),
+    recipients: z.array(RecipientOutput).openapi({
+      description: 'CC entries for everyone; a BCC entry only for the author, its adder and that recipient.',
+    }),
+    tags: z.array(z.string()),
+    attachments: z.array(Attachment),
+    reply_order: z.array(z.string()).nullable(),
+    default_outgoing: z.string().nullable(),
+    reply_ids: z.array(z.string()),
+    stitch_parent_ids: z.array(z.string()),
+    stitch_child_ids: z.array(z.string()),
+    channel_ids: z
+      .array(z.string())
+      .openapi({ description: 'Channels holding it that the viewer belongs to.' }),
+    import_info: z.record(z.string(), z.unknown()).nullable(),
+    is_saved: z.boolean(),
+  })
+  .openapi('MessageOutput', { description: 'Every id in it is one the viewer may see.' });
+export type MessageOutput = z.infer<typeof MessageOutput>;
+
+export const ItemError = z.object({ status: z.number().int(), code: z.string(), detail: z.string() });
+export type ItemError = z.infer<typeof ItemError>;
+
+export const MessageCreateResult = z
+  .union([
+    z.object({ index: z.number().int(), ok: z.literal(true), message: MessageOutput }),
+    z.object({ index: z.number().int(), ok: z.literal(false), error: ItemError }),
+  ])
+  .openapi('MessageCreateResult');
+export type MessageCreateResult = z.infer<typeof MessageCreateResult>;
+
+export const MessageCreateResults = z.array(MessageCreateResult);
+
+export const PaginatedMessages = z
+  .object({
+    messages: z.array(MessageOutput),
+    skip: z.number().int(),
+    limit: z.number().int(),
+    has_more: z.boolean(),
+  })
+  .openapi('PaginatedMessagesResponse');
+export type PaginatedMessages = z.infer<typeof PaginatedMessages>;
+
+/** skip ≥ 0 and 1 ≤ limit ≤ 100; out of range is 422. */
+export function pageQuery(defaultLimit: number) {
+  return {
+    skip: z.coerce.number().int().min(0).max(100_000).default(0),
+    limit: z.coerce.number().int().min(1).max(100).default(defaultLimit),
+  };
+}
+
+export const QueryBoolean = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1');

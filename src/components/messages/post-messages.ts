@@ -1,0 +1,190 @@
+// POST /v1/messages: one message, {messages: [...]}, or a raw array. Each item succeeds or fails on
+// its own (MessageCreateResult); in a multi-message input each item after the first is a reply to
+// the previous successful one. Everything is checked first in one read, then all successful items
+// are written in one transaction of UNWIND queries, together with the idempotency record.
+import type { Caller } from '../../platform/auth/caller.js';
+import { assertScope } from '../../platform/auth/scopes.js';
+import { newShortId } from '../../platform/auth/secrets.js';
+import type { AppContext } from '../../platform/context.js';
+import { constraintClash } from '../users/users-repository.js';
+import {
+  ParentVanished,
+  createMessages,
+  findIdempotentAnswer,
+  hydrateMessages,
+  resolvePostRefs,
+  saveIdempotentAnswer,
+  type NewMessage,
+  type NewMessageEdges,
+  type PostRefs,
+} from './messages-repository.js';
+import { MessageInput, type ItemError, type MessageCreateResult } from './messages.schemas.js';
+import { parseRecipient } from './recipients.js';
+
+/** The three body forms, as a list of raw items. */
+export function bodyItems(body: unknown): unknown[] {
+  if (Array.isArray(body)) return body;
+  if (body && typeof body === 'object' && 'messages' in body && Array.isArray(body.messages))
+    return body.messages;
+  return [body];
+}
+
+export async function postMessages(
+  ctx: AppContext,
+  caller: Caller,
+  rawItems: unknown[],
+  idempotencyKey: string | undefined,
+): Promise<MessageCreateResult[]> {
+  assertScope(caller, 'messages.write');
+  const key = idempotencyKey ? `post:${caller.uid}:${idempotencyKey}` : null;
+  if (key) {
+    const earlier = await findIdempotentAnswer(ctx.db, key);
+    if (earlier) return JSON.parse(earlier) as MessageCreateResult[];
+  }
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await attemptPost(ctx, caller, rawItems, key);
+    } catch (error) {
+      if (key && constraintClash(error) === 'key') {
+        // The same key raced in from another request, which won: answer what it answered.
+        const earlier = await findIdempotentAnswer(ctx.db, key);
+        if (earlier) return JSON.parse(earlier) as MessageCreateResult[];
+      }
+      const retriable = error instanceof ParentVanished || constraintClash(error) === 'id';
+      if (!retriable || attempt >= 3) throw error;
+    }
+  }
+}
+
+type Checked = { index: number; input: MessageInput } | { index: number; error: ItemError };
+
+async function attemptPost(
+  ctx: AppContext,
+  caller: Caller,
+  rawItems: unknown[],
+  key: string | null,
+): Promise<MessageCreateResult[]> {
+  const checked: Checked[] = rawItems.map((raw, index) => {
+    const parsed = MessageInput.safeParse(raw);
+    if (parsed.success) return { index, input: parsed.data };
+    return {
+      index,
+      error: { status: 422, code: 'validation_error', detail: describeIssues(parsed.error.issues) },
+    };
+  });
+  const inputs = checked.flatMap((item) => ('input' in item ? [item.input] : []));
+  const recipientRefs = inputs.flatMap((input) => input.recipients.map(parseRecipient));
+  const refs = await resolvePostRefs(ctx.db, caller.uid, {
+    parent_ids: unique(inputs.flatMap((input) => (input.parent_id ? [input.parent_id] : []))),
+    tags: unique(recipientRefs.filter((r) => r.kind === 'tag').map((r) => r.value)),
+    uids: unique(recipientRefs.filter((r) => r.kind === 'uid').map((r) => r.value)),
+    channel_ids: unique(inputs.flatMap((input) => input.channel_ids)),
+    file_ids: unique(inputs.flatMap((input) => input.files.map((file) => file.file_id))),
+  });
+
+  const base = Date.now();
+  const items: NewMessage[] = [];
+  const edges: NewMessageEdges = { replies: [], receivers: [], inclusions: [], attachments: [] };
+  const outcome: ({ index: number; id: string } | { index: number; error: ItemError })[] = [];
+  let previous: { id: string; root_id: string } | null = null;
+  for (const item of checked) {
+    if ('error' in item) {
+      outcome.push(item);
+      continue;
+    }
+    const planned = planItem(item.input, refs, previous);
+    if ('error' in planned) {
+      outcome.push({ index: item.index, error: planned.error });
+      continue;
+    }
+    const id = newShortId();
+    const parent = planned.parent;
+    items.push({
+      id,
+      content: item.input.content,
+      subject: item.input.subject ?? null,
+      public: item.input.public,
+      // Strictly increasing, so a chain reads in the order it was written.
+      created_at: new Date(base + items.length).toISOString(),
+      parent_id: parent?.id ?? null,
+      root_id: parent?.root_id ?? id,
+      tags: item.input.tags,
+      import_info_json: null,
+    });
+    if (parent) edges.replies.push({ parent_id: parent.id, child_id: id });
+    for (const r of planned.receivers) edges.receivers.push({ message_id: id, uid: r.uid, public: r.public });
+    for (const channelId of unique(item.input.channel_ids))
+      edges.inclusions.push({ message_id: id, channel_id: channelId });
+    item.input.files.forEach((file, position) =>
+      edges.attachments.push({ message_id: id, file_id: file.file_id, position }),
+    );
+    outcome.push({ index: item.index, id });
+    previous = { id, root_id: parent?.root_id ?? id };
+  }
+
+  return ctx.db.inWrite(async (tx) => {
+    if (items.length > 0) await createMessages(tx, caller.uid, items, edges);
+    const messages = await hydrateMessages(
+      tx,
+      { uid: caller.uid },
+      items.map((m) => m.id),
+      ctx.config.publicUrl,
+    );
+    const byId = new Map(messages.map((m) => [m.id, m]));
+    const results: MessageCreateResult[] = outcome.map((entry) =>
+      'id' in entry
+        ? { index: entry.index, ok: true as const, message: byId.get(entry.id)! }
+        : { index: entry.index, ok: false as const, error: entry.error },
+    );
+    if (key) await saveIdempotentAnswer(tx, key, JSON.stringify(results));
+    return results;
+  });
+}
+
+interface PlannedItem {
+  parent: { id: string; root_id: string } | null;
+  receivers: { uid: string; public: boolean }[];
+}
+
+/** Checks one item against what exists; the first problem fails the item. */
+function planItem(
+  input: MessageInput,
+  refs: PostRefs,
+  previous: { id: string; root_id: string } | null,
+): PlannedItem | { error: ItemError } {
+  let parent = previous;
+  if (!parent && input.parent_id) {
+    parent = refs.parents.get(input.parent_id) ?? null;
+    if (!parent) return { error: { status: 404, code: 'message_not_found', detail: 'Message not found.' } };
+  }
+  const receivers = new Map<string, { uid: string; public: boolean }>();
+  for (const recipient of input.recipients.map(parseRecipient)) {
+    const uid = refs.users.get(recipient.key);
+    if (!uid)
+      return { error: { status: 404, code: 'user_not_found', detail: `No such user: ${recipient.value}.` } };
+    if (!receivers.has(uid)) receivers.set(uid, { uid, public: recipient.public });
+  }
+  for (const channelId of input.channel_ids) {
+    const channel = refs.channels.get(channelId);
+    if (!channel) return { error: { status: 404, code: 'channel_not_found', detail: 'Channel not found.' } };
+    if (!channel.member) {
+      return {
+        error: { status: 403, code: 'not_channel_member', detail: 'You are not a member of that channel.' },
+      };
+    }
+  }
+  for (const file of input.files) {
+    if (!refs.files.has(file.file_id)) {
+      return { error: { status: 404, code: 'file_not_found', detail: `No file ${file.file_id} of yours.` } };
+    }
+  }
+  return { parent, receivers: [...receivers.values()] };
+}
+
+function describeIssues(issues: { path: PropertyKey[]; message: string }[]): string {
+  return issues.map((issue) => `${issue.path.map(String).join('.') || 'item'}: ${issue.message}`).join('; ');
+}
+
+function unique<T>(values: T[]): T[] {
+  return [...new Set(values)];
+}
