@@ -30,6 +30,7 @@ export const ERROR_STATUS = {
   member_not_found: 404,
   method_not_allowed: 405,
   user_tag_taken: 409,
+  last_channel_admin: 409,
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,

@@ -11,6 +11,7 @@ interface Message {
   tags: string[];
   subject: string | null;
   public: boolean;
+  timestamp: string;
   author: { uid: string; user_tag: string };
   recipients: {
     uid: string;

@@ -22,12 +22,20 @@ export async function assertVisibleMessage(
   return message;
 }
 
-/** Only the author or one of the author's managers may do this (no admin override). */
-export function assertAuthorOrManager(
-  authorship: { author_uid: string; manager_uids: string[] },
-  caller: Caller,
-): void {
-  if (authorship.author_uid !== caller.uid && !authorship.manager_uids.includes(caller.uid)) {
-    throw new AppError('not_author', 'Only the author or its manager may do this.');
-  }
+export interface Authorship {
+  author_uid: string;
+  manager_uids: string[];
+}
+
+/** The author and the author's managers hold "author or manager" rights (no admin override). */
+export function isAuthorOrManager(authorship: Authorship, caller: Caller): boolean {
+  return authorship.author_uid === caller.uid || authorship.manager_uids.includes(caller.uid);
+}
+
+export function notAuthorError(): AppError {
+  return new AppError('not_author', 'Only the author or its manager may do this.');
+}
+
+export function assertAuthorOrManager(authorship: Authorship, caller: Caller): void {
+  if (!isAuthorOrManager(authorship, caller)) throw notAuthorError();
 }

@@ -1,5 +1,35 @@
-// GraphQL fields of recipients (to be written).
+// GraphQL fields of recipients, each calling the same use case as its REST route (recipients.rest.ts):
+//   Mutation.addRecipients      POST /v1/recipients/add
+//   Mutation.removeRecipients   DELETE /v1/recipients/remove
 import type { IResolvers } from '@graphql-tools/utils';
 import type { GraphQLContext } from '../../platform/graphql/graphql-context.js';
+import { args, callerOf } from '../../platform/graphql/resolver-helpers.js';
+import { addRecipients } from './add-recipients.js';
+import { AddRecipientsBody, RemoveRecipientsBody } from './recipients.schemas.js';
+import { removeRecipients } from './remove-recipients.js';
 
-export const recipientsResolvers: IResolvers<unknown, GraphQLContext> = {};
+type Args = Record<string, unknown>;
+
+/** GraphQL hands absent input fields as null where the REST schemas expect them left out. */
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== null)
+        .map(([k, v]) => [k, withoutNulls(v)]),
+    );
+  }
+  return value;
+}
+
+export const recipientsResolvers: IResolvers<unknown, GraphQLContext> = {
+  Mutation: {
+    addRecipients: async (_: unknown, raw: Args, context: GraphQLContext) => {
+      const input = args(AddRecipientsBody, withoutNulls(raw.input));
+      return (await addRecipients(context.app, callerOf(context), input)).response;
+    },
+    removeRecipients: (_: unknown, raw: Args, context: GraphQLContext) =>
+      removeRecipients(context.app, callerOf(context), args(RemoveRecipientsBody, withoutNulls(raw.input))),
+  },
+};

@@ -1,0 +1,24 @@
+// Deletes the messages of $ids, already authorized in this transaction, with every edge they have
+// (authorship, replies, stitches, receivers, bookmarks, inclusions, attachments). A reply child
+// that survives becomes the root of its own thread: its parent_id is cleared and it and every
+// descendant reached without passing through a deleted message get its id as root_id. The
+// re-rooting deliberately ignores visibility: it is the structure of threads others may see.
+CALL () {
+  UNWIND $ids AS gone_id
+  MATCH (:Message {id: gone_id})-[:REPLY]->(orphan:Message)
+  WHERE NOT orphan.id IN $ids
+  SET orphan.parent_id = null
+  WITH DISTINCT orphan
+  MATCH path = (orphan)-[:REPLY*0..]->(d:Message)
+  WHERE none(n IN nodes(path) WHERE n.id IN $ids)
+  SET d.root_id = orphan.id
+  RETURN count(DISTINCT orphan) AS rerooted
+}
+CALL () {
+  UNWIND $ids AS gone_id
+  MATCH (m:Message {id: gone_id})
+  WHERE {{can_see(m)}}
+  DETACH DELETE m
+  RETURN count(*) AS deleted
+}
+RETURN rerooted, deleted

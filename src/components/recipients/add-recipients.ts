@@ -1,0 +1,119 @@
+// POST /v1/recipients/add: anyone who can see a message may add recipients (CC or BCC) to it, and
+// with the deprecated propagation to its visible ancestors or its whole visible thread. Idempotent:
+// an existing edge keeps its first adder and its CC/BCC flag. Everything is checked and written in
+// one transaction (one UNWIND write), so an unknown user or an invisible message writes nothing.
+import type { Caller } from '../../platform/auth/caller.js';
+import { assertScope } from '../../platform/auth/scopes.js';
+import type { AppContext } from '../../platform/context.js';
+import { AppError, messageNotFound } from '../../platform/errors.js';
+import { parseRecipient } from '../messages/recipients.js';
+import type { RecipientInput } from '../messages/messages.schemas.js';
+import { mergeReceivers, resolveAddTargets } from './recipients-repository.js';
+import type { AddRecipientsResponse, PropagationStrategy, RecipientChange } from './recipients.schemas.js';
+
+export interface AddRecipientsInput {
+  message_id?: string | undefined;
+  message_ids?: string[] | undefined;
+  recipients: RecipientInput[];
+  propagation?: { strategy: PropagationStrategy } | undefined;
+}
+
+/** Who would hear about the new edges: one batched notification per recipient. */
+export interface RecipientNotification {
+  uid: string;
+  /** The messages this request newly shared with that recipient. */
+  message_ids: string[];
+  /** false: the adder asked for no notification; the publisher must skip it. */
+  notify: boolean;
+}
+
+export interface AddRecipientsOutcome {
+  response: AddRecipientsResponse;
+  notifications: RecipientNotification[];
+}
+
+/** message_id and message_ids together, each once, in the order given; 400 when there is none. */
+export function namedMessageIds(input: {
+  message_id?: string | undefined;
+  message_ids?: string[] | undefined;
+}) {
+  const ids = [...new Set([...(input.message_id ? [input.message_id] : []), ...(input.message_ids ?? [])])];
+  if (ids.length === 0)
+    throw new AppError('missing_field', 'The field message_id (or message_ids) is required.');
+  return ids;
+}
+
+export async function addRecipients(
+  ctx: AppContext,
+  caller: Caller,
+  input: AddRecipientsInput,
+): Promise<AddRecipientsOutcome> {
+  assertScope(caller, 'messages.write');
+  const messageIds = namedMessageIds(input);
+  if (input.recipients.length === 0) throw new AppError('missing_field', 'The field recipients is required.');
+  const refs = input.recipients.map(parseRecipient);
+
+  return ctx.db.inWrite(async (tx) => {
+    const targets = await resolveAddTargets(tx, caller.uid, {
+      message_ids: messageIds,
+      strategy: input.propagation?.strategy ?? 'NONE',
+      tags: unique(refs.filter((r) => r.kind === 'tag').map((r) => r.value)),
+      uids: unique(refs.filter((r) => r.kind === 'uid').map((r) => r.value)),
+    });
+    if (targets.named.length !== messageIds.length) throw messageNotFound();
+
+    // The first mention of a user decides its CC/BCC flag and whether it is notified.
+    const wanted = new Map<string, { public: boolean; notify: boolean }>();
+    for (const ref of refs) {
+      const uid = targets.users.get(ref.key);
+      if (!uid) throw new AppError('user_not_found', `No such user: ${ref.value}.`);
+      if (!wanted.has(uid)) wanted.set(uid, { public: ref.public, notify: ref.notify });
+    }
+
+    const affected = unique([...messageIds, ...targets.propagated]);
+    const pairs = affected.flatMap((message_id) =>
+      [...wanted].map(([uid, options]) => ({ message_id, uid, public: options.public })),
+    );
+    const results = await mergeReceivers(tx, caller.uid, pairs);
+    // A message deleted since the read above: fail the whole request rather than half-write it.
+    if (results.length !== pairs.length) throw messageNotFound();
+
+    const added: RecipientChange[] = [];
+    const unchanged: RecipientChange[] = [];
+    for (const { message_id, uid, added: isNew } of results)
+      (isNew ? added : unchanged).push({ message_id, uid });
+    const order = (change: RecipientChange) => affected.indexOf(change.message_id);
+    added.sort((a, b) => order(a) - order(b));
+    unchanged.sort((a, b) => order(a) - order(b));
+
+    return {
+      response: { message_ids: affected, added, unchanged },
+      notifications: notificationsFor(caller, added, wanted),
+    };
+  });
+}
+
+/**
+ * The notifications issue publishes these ("added" events) after commit; until then the routes drop
+ * them. One per recipient, batching every message newly shared with it; nobody is told of their own add.
+ */
+function notificationsFor(
+  caller: Caller,
+  added: RecipientChange[],
+  wanted: Map<string, { notify: boolean }>,
+): RecipientNotification[] {
+  const byUid = new Map<string, string[]>();
+  for (const { message_id, uid } of added) {
+    if (uid === caller.uid) continue;
+    byUid.set(uid, [...(byUid.get(uid) ?? []), message_id]);
+  }
+  return [...byUid].map(([uid, message_ids]) => ({
+    uid,
+    message_ids,
+    notify: wanted.get(uid)?.notify ?? true,
+  }));
+}
+
+function unique<T>(values: T[]): T[] {
+  return [...new Set(values)];
+}

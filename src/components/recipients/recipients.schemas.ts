@@ -1,0 +1,73 @@
+// Shapes of recipient add/remove requests and answers (validation and OpenAPI).
+import { z } from '../../platform/openapi.js';
+import { MessageId, RecipientList } from '../messages/messages.schemas.js';
+
+export const MAX_MESSAGE_IDS = 100;
+
+const MessageIds = z.array(MessageId).max(MAX_MESSAGE_IDS);
+
+export const PROPAGATION_STRATEGIES = ['NONE', 'ANCESTORS', 'TREE'] as const;
+export type PropagationStrategy = (typeof PROPAGATION_STRATEGIES)[number];
+
+export const AddRecipientsBody = z
+  .object({
+    message_id: MessageId.optional(),
+    message_ids: MessageIds.optional(),
+    recipients: RecipientList.openapi({
+      description:
+        'At least one: "tag", "@tag", "uid:<uid>", or {user_tag | uid, public = true, notify = true}.',
+    }),
+    propagation: z
+      .object({ strategy: z.enum(PROPAGATION_STRATEGIES).default('NONE') })
+      .strict()
+      .optional()
+      .openapi({
+        deprecated: true,
+        description:
+          'Deprecated (resolve ids on the client and pass message_ids). NONE (default): the named messages; ' +
+          'ANCESTORS: also their reply ancestors, walking up while each parent is visible to you and stopping ' +
+          'at the first one that is not; TREE: every message of their threads that you can see.',
+      }),
+  })
+  .strict()
+  .openapi('AddRecipientsRequest');
+export type AddRecipientsBody = z.infer<typeof AddRecipientsBody>;
+
+export const RemoveRecipientsBody = z
+  .object({
+    recipient_uid: z.string().regex(/^[0-9a-f]{8}$/, 'must be 8 lowercase hex characters'),
+    message_id: MessageId.optional(),
+    message_ids: MessageIds.optional(),
+    propagate_to_descendants: z.boolean().default(false),
+  })
+  .strict()
+  .openapi('RemoveRecipientsRequest');
+export type RemoveRecipientsBody = z.infer<typeof RemoveRecipientsBody>;
+
+export const RecipientChange = z
+  .object({ message_id: z.string(), uid: z.string() })
+  .openapi('RecipientChange');
+export type RecipientChange = z.infer<typeof RecipientChange>;
+
+export const AddRecipientsResponse = z
+  .object({
+    message_ids: z.array(z.string()).openapi({ description: 'Every message the request touched.' }),
+    added: z.array(RecipientChange).openapi({ description: 'Receiver edges this request created.' }),
+    unchanged: z.array(RecipientChange).openapi({
+      description: 'Edges that already existed; they keep their first `added_by` and CC/BCC flag.',
+    }),
+  })
+  .openapi('AddRecipientsResponse');
+export type AddRecipientsResponse = z.infer<typeof AddRecipientsResponse>;
+
+export const RemoveRecipientsResponse = z
+  .object({
+    message_ids: z.array(z.string()).openapi({ description: 'Every message the request looked at.' }),
+    removed: z.array(RecipientChange),
+    unchanged: z.array(RecipientChange).openapi({
+      description:
+        'Messages where the recipient had no edge you can see, and descendant edges you may not remove.',
+    }),
+  })
+  .openapi('RemoveRecipientsResponse');
+export type RemoveRecipientsResponse = z.infer<typeof RemoveRecipientsResponse>;
