@@ -4,7 +4,7 @@
 // turn each refusal into an item error instead of failing the whole request.
 import type { Caller } from '../../platform/auth/caller.js';
 import type { AppContext } from '../../platform/context.js';
-import type { AppError} from '../../platform/errors.js';
+import type { AppError } from '../../platform/errors.js';
 import { messageNotFound } from '../../platform/errors.js';
 import type { Tx } from '../../platform/neo4j/database.js';
 import type { BatchItemError } from './message-edits.schemas.js';

@@ -1,5 +1,71 @@
-// GraphQL fields of threads (to be written).
+// GraphQL read views: Query.timeline, inbox, history, publicMessages, traverse, treeIds (each calls
+// the same use case as its REST route in threads.rest.ts) and Message.thread (batched per request).
 import type { IResolvers } from '@graphql-tools/utils';
 import type { GraphQLContext } from '../../platform/graphql/graphql-context.js';
+import { args, callerOf } from '../../platform/graphql/resolver-helpers.js';
+import { loadVisible } from '../messages/message-loader.js';
+import { MessageIdParam, type MessageOutput } from '../messages/messages.schemas.js';
+import { listHistory } from './list-history.js';
+import { listInbox } from './list-inbox.js';
+import { listPublicMessages } from './list-public-messages.js';
+import { listTimeline } from './list-timeline.js';
+import { readTreeIds } from './read-tree-ids.js';
+import { threadLoader } from './thread-loader.js';
+import {
+  HistoryQuery,
+  InboxQuery,
+  PublicQuery,
+  TimelineQuery,
+  TraverseQuery,
+  type TraversedMessage,
+} from './threads.schemas.js';
+import { traverseMessages } from './traverse-messages.js';
 
-export const threadsResolvers: IResolvers<unknown, GraphQLContext> = {};
+type Args = Record<string, unknown>;
+
+/**
+ * GraphQL arguments in the shape of a REST query string, so the same zod schemas validate both:
+ * absent and null arguments take the defaults, booleans become 'true' / 'false'.
+ */
+function asQuery(raw: Args): Args {
+  const query: Args = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === null || value === undefined) continue;
+    query[name] = typeof value === 'boolean' ? String(value) : value;
+  }
+  return query;
+}
+
+export const threadsResolvers: IResolvers<unknown, GraphQLContext> = {
+  Query: {
+    timeline: (_: unknown, raw: Args, context: GraphQLContext) =>
+      listTimeline(context.app, callerOf(context), args(TimelineQuery, asQuery(raw))),
+    inbox: (_: unknown, raw: Args, context: GraphQLContext) =>
+      listInbox(context.app, callerOf(context), args(InboxQuery, asQuery(raw))),
+    history: (_: unknown, raw: Args, context: GraphQLContext) =>
+      listHistory(context.app, callerOf(context), args(HistoryQuery, asQuery(raw))),
+    publicMessages: (_: unknown, raw: Args, context: GraphQLContext) =>
+      listPublicMessages(context.app, context.caller, args(PublicQuery, asQuery(raw))),
+    traverse: (_: unknown, raw: Args, context: GraphQLContext) => {
+      const { message_id, ...query } = asQuery(raw);
+      return traverseMessages(
+        context.app,
+        callerOf(context),
+        args(MessageIdParam, { message_id }).message_id,
+        args(TraverseQuery, query),
+      );
+    },
+    treeIds: (_: unknown, raw: Args, context: GraphQLContext) =>
+      readTreeIds(context.app, callerOf(context), args(MessageIdParam, raw).message_id),
+  },
+  TraversedMessage: {
+    // The REST shape is MessageOutput + depth (+ replies); GraphQL nests the Message instead.
+    message: (traversed: TraversedMessage) => traversed,
+  },
+  Message: {
+    thread: async (message: MessageOutput, _: Args, context: GraphQLContext) => {
+      const thread = await threadLoader(context).load(message.id);
+      return thread ? loadVisible(context, thread.ids) : [];
+    },
+  },
+};

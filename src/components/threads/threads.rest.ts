@@ -1,5 +1,144 @@
-// /v1 threads routes (to be written).
+// /v1 read views of the message graph:
+//   GET /v1/messages/timeline                       every visible message, newest first
+//   GET /v1/messages/inbox                          newest visible message per thread you receive or sent to others
+//   GET /v1/messages/history                        one entry per thread you wrote in, by your latest activity
+//   GET /v1/messages/public                         newest public message per thread (no sign-in needed)
+//   GET /v1/messages/traverse-from/:message_id      ancestors and descendants of a message within depths
+//   GET /v1/messages/:message_id/tree-ids           visible ids of the thread holding a message
 import type { AppContext } from '../../platform/context.js';
 import type { RouteTable } from '../../platform/http/route-table.js';
+import { MessageIdParam, PaginatedMessages } from '../messages/messages.schemas.js';
+import { listHistory } from './list-history.js';
+import { listInbox } from './list-inbox.js';
+import { listPublicMessages } from './list-public-messages.js';
+import { listTimeline } from './list-timeline.js';
+import { readTreeIds } from './read-tree-ids.js';
+import { traverseMessages } from './traverse-messages.js';
+import * as schemas from './threads.schemas.js';
 
-export function mountThreadRoutes(_routes: RouteTable, _ctx: AppContext): void {}
+const TAG = 'views';
+
+const CHANNEL_ERRORS = {
+  403: 'messages.read missing, or you are not a member of channel_id.',
+  404: 'channel_id names no channel.',
+} as const;
+
+export function mountThreadRoutes(routes: RouteTable, ctx: AppContext): void {
+  routes.add({
+    method: 'get',
+    path: '/v1/messages/timeline',
+    tag: TAG,
+    summary: 'Timeline',
+    description:
+      'Every message you may see, whatever its place in a thread, newest first (ties broken by id): ' +
+      'messages you wrote, messages you are a recipient of (CC or BCC), messages in a channel you belong ' +
+      'to, and public messages. With `channel_id`, only the messages included in that channel. ' +
+      'Paginated (default limit 15); `has_more` tells whether a next page exists. Needs `messages.read`.',
+    auth: 'required',
+    query: schemas.TimelineQuery,
+    response: PaginatedMessages,
+    errors: CHANNEL_ERRORS,
+    handler: ({ caller, query }) => listTimeline(ctx, caller, query),
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/v1/messages/inbox',
+    tag: TAG,
+    summary: 'Inbox',
+    description:
+      'One entry per thread (messages sharing a root) in which you are a recipient of some message, or ' +
+      'in which you wrote a message that has a recipient other than you. The entry is the newest message ' +
+      'of that thread you may see (which may be newer than the message that put the thread in your ' +
+      'inbox); entries newest first. `unread_only=true` keeps the threads where a receivers edge of yours ' +
+      'is still unread (`read_at` null); threads you are only in as a sender drop out. With `channel_id`, ' +
+      'only messages included in that channel count, both for choosing threads and for their entries. ' +
+      'Paginated (default limit 15). Needs `messages.read`.',
+    auth: 'required',
+    query: schemas.InboxQuery,
+    response: PaginatedMessages,
+    errors: CHANNEL_ERRORS,
+    handler: ({ caller, query }) => listInbox(ctx, caller, query),
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/v1/messages/history',
+    tag: TAG,
+    summary: 'History',
+    description:
+      'One entry per thread in which you wrote at least one message (in any branch): the thread root when ' +
+      'you may see it, otherwise your earliest message in that thread. Entries are ordered by your latest ' +
+      'message in each thread, newest first. With `channel_id`, only messages included in that channel ' +
+      'count (your messages, and the root as an entry). Paginated (default limit 6). Needs `messages.read`.',
+    auth: 'required',
+    query: schemas.HistoryQuery,
+    response: PaginatedMessages,
+    errors: CHANNEL_ERRORS,
+    handler: ({ caller, query }) => listHistory(ctx, caller, query),
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/v1/messages/public',
+    tag: TAG,
+    summary: 'Public messages',
+    description:
+      'For each thread holding a public message, its newest public message; newest first. No ' +
+      'authentication needed (credentials that are sent must be valid). A caller holding ' +
+      '`messages.read` gets the messages as they see them (their BCC entries, channels, saved state); ' +
+      'anyone else as an anonymous reader. Paginated (default limit 15).',
+    auth: 'optional',
+    query: schemas.PublicQuery,
+    response: PaginatedMessages,
+    handler: ({ caller, query }) => listPublicMessages(ctx, caller, query),
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/v1/messages/traverse-from/:message_id',
+    tag: TAG,
+    summary: 'Traverse from a message',
+    description:
+      'The origin (depth 0) with its ancestors (negative depths) and descendants (positive depths) within ' +
+      '`up_depth` and `down_depth` hops along reply edges (`edge_type=replies`: up to the reply parent, ' +
+      'down to reply children) or stitches (`edge_type=links`: up along incoming stitches, down along ' +
+      'outgoing ones). A walk never passes through a message you may not see: an invisible ancestor ends ' +
+      'the upward walk and an invisible child prunes its subtree. Each message appears once, at its ' +
+      'nearest depth (a stitch cycle reaching it both ways keeps the downward depth on a tie). ' +
+      '`default_path_only` follows only `default_outgoing` downward (when that child is one by ' +
+      '`edge_type`). `get_children` adds the one-hop children of every returned message not yet returned. ' +
+      '`get_replies` adds `replies: {count, ids}` (visible reply children) to each message. `edges` are ' +
+      `the edges of the chosen type between returned messages. Each direction walks at most ` +
+      `${schemas.MAX_TRAVERSAL_NODES} messages, nearest levels first. Messages are ordered by depth, then ` +
+      'time. Needs `messages.read`.',
+    auth: 'required',
+    params: MessageIdParam,
+    query: schemas.TraverseQuery,
+    response: schemas.TraversalResponse,
+    errors: {
+      403: 'messages.read missing.',
+      404: 'The origin is not found, or not visible to you (the same answer).',
+    },
+    handler: ({ caller, params, query }) => traverseMessages(ctx, caller, params.message_id, query),
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/v1/messages/:message_id/tree-ids',
+    tag: TAG,
+    summary: 'Ids of the thread',
+    description:
+      'The ids of every message you may see in the thread (same root) that holds this message, oldest ' +
+      'first. `root_id` is the thread root, or null when you may not see the root. Stitches do not ' +
+      'change thread membership. Needs `messages.read`.',
+    auth: 'required',
+    params: MessageIdParam,
+    response: schemas.TreeIdsResponse,
+    errors: {
+      403: 'messages.read missing.',
+      404: 'The message is not found, or not visible to you (the same answer).',
+    },
+    handler: ({ caller, params }) => readTreeIds(ctx, caller, params.message_id),
+  });
+}

@@ -15,6 +15,7 @@ import type { RequestHandler } from 'express';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Authenticator } from '../http/route-table.js';
 import { assertSameOriginForCookieWrite } from '../http/csrf.js';
+import { authenticateRequest } from '../http/authenticate-request.js';
 import { readCredentials } from '../http/credentials.js';
 import { sessionCookies } from '../http/session-cookies.js';
 import type { AppContext } from '../context.js';
@@ -48,7 +49,9 @@ export async function createGraphQLMiddleware(
     maxDepth: { n: GRAPHQL_LIMITS.maxDepth },
     costLimit: { maxCost: GRAPHQL_LIMITS.maxCost },
     maxAliases: { n: GRAPHQL_LIMITS.maxAliases },
-    maxTokens: { n: GRAPHQL_LIMITS.maxTokens },
+    // Tokens are limited by graphql-js's own parser (parseOptions below): armor's token plugin parses
+    // outside Apollo's error handling and turned a too-long query into a 500.
+    maxTokens: { enabled: false },
     maxDirectives: { n: GRAPHQL_LIMITS.maxDirectives },
     blockFieldSuggestion: { enabled: true },
   });
@@ -61,6 +64,7 @@ export async function createGraphQLMiddleware(
       ApolloServerPluginLandingPageDisabled(),
     ],
     includeStacktraceInErrorResponses: false,
+    parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens },
     formatError: (formatted, error) => {
       const original = unwrapResolverError(error);
       if (original instanceof AppError) {
@@ -84,7 +88,7 @@ export async function createGraphQLMiddleware(
       const cookies = sessionCookies(req, res, ctx.config);
       const credentials = readCredentials(req.headers, cookies.session());
       try {
-        const caller = await authenticate(credentials);
+        const caller = await authenticateRequest(authenticate, credentials, cookies);
         if (caller) assertSameOriginForCookieWrite(req, credentials, ctx.config);
         return { app: ctx, caller, credentials, cookies, ip: req.ip ?? 'unknown', loaders: new Map() };
       } catch (error) {

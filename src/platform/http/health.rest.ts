@@ -26,7 +26,7 @@ export function mountHealthRoutes(routes: RouteTable, ctx: AppContext, registry:
     summary: 'Readiness: Neo4j answers',
     auth: 'none',
     response: z.object({ status: z.literal('ready') }),
-    errors: { 500: 'Neo4j does not answer (503).' },
+    errors: { 503: 'Neo4j does not answer.' },
     handler: async () => {
       try {
         await withTimeout(ctx.db.verify(), 3000);

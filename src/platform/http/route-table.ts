@@ -8,11 +8,12 @@ import type { AppContext } from '../context.js';
 import { ErrorBody } from '../openapi.js';
 import type { Limiter } from '../rate-limits.js';
 import { parseInput } from '../validation.js';
+import { authenticateRequest, type Authenticator } from './authenticate-request.js';
 import { assertSameOriginForCookieWrite } from './csrf.js';
 import { readCredentials } from './credentials.js';
 import { sessionCookies, type SessionCookies } from './session-cookies.js';
 
-export type Authenticator = (credentials: Credentials) => Promise<Caller | null>;
+export type { Authenticator };
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -44,7 +45,7 @@ interface RouteBase<B extends ZodType, Q extends ZodType, P extends ZodType, R e
   response: R;
   status?: number;
   /** Documented error statuses and when they happen. */
-  errors?: Partial<Record<400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500, string>>;
+  errors?: Partial<Record<400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500 | 503, string>>;
   /** Limiter keyed by client address, applied before anything else. */
   rateLimit?: (limits: AppContext['limits']) => Limiter;
   missingIsBadRequest?: boolean;
@@ -104,13 +105,16 @@ export class RouteTable {
    * /v1/messages/inbox is never taken for /v1/messages/:message_id whatever the mounting order.
    */
   finish(): void {
-    const rank = (path: string) => path.split('/').map((segment) => (segment.startsWith(':') ? '1' : '0'));
-    const sorted = [...this.pending].sort((a, b) => {
-      const [ra, rb] = [rank(a.path), rank(b.path)];
-      for (let i = 0; i < Math.min(ra.length, rb.length); i++)
-        if (ra[i] !== rb[i]) return ra[i]! < rb[i]! ? -1 : 1;
-      return 0;
-    });
+    // One character per segment, 0 literal and 1 parameter: comparing these strings is a total
+    // order that puts a literal before a parameter at the first segment where two paths differ.
+    const rank = (path: string) =>
+      path
+        .split('/')
+        .map((segment) => (segment.startsWith(':') ? '1' : '0'))
+        .join('');
+    const sorted = [...this.pending].sort((a, b) =>
+      rank(a.path) < rank(b.path) ? -1 : rank(a.path) > rank(b.path) ? 1 : 0,
+    );
     for (const route of sorted) route.register();
     this.pending.length = 0;
   }
@@ -130,7 +134,8 @@ export class RouteTable {
     }
     const cookies = sessionCookies(req, res, this.ctx.config);
     const credentials = readCredentials(req.headers, cookies.session());
-    const caller = spec.auth === 'none' ? null : await this.authenticate(credentials);
+    const caller =
+      spec.auth === 'none' ? null : await authenticateRequest(this.authenticate, credentials, cookies);
     if (caller) assertSameOriginForCookieWrite(req, credentials, this.ctx.config);
 
     const options = {
@@ -164,7 +169,7 @@ export class RouteTable {
       },
     };
     const errors: Record<number, string | undefined> = { ...spec.errors };
-    if (spec.auth === 'required') errors[401] ??= 'Not authenticated, or the session or key is invalid.';
+    if (spec.auth !== 'none') errors[401] ??= 'Not authenticated, or the session or key is invalid.';
     if (spec.body || spec.query || spec.params) errors[422] ??= 'Validation error.';
     if (spec.rateLimit) errors[429] ??= 'Rate limit hit; see Retry-After.';
     for (const [status, description] of Object.entries(errors)) {

@@ -4,7 +4,7 @@
 // the store, so that other local users cannot open the database through the loopback port.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../paths.js';
 import type { Logger } from '../logger.js';
@@ -29,9 +29,18 @@ export interface EmbeddedNeo4j {
   stop(): Promise<void>;
 }
 
-/** Builds the launcher with Maven unless its classes and jars are already there. */
+/** Builds the launcher with Maven unless its classes and jars are there and newer than its sources. */
 export function ensureLauncherBuilt(log: Logger): void {
-  if (existsSync(path.join(CLASSES, 'dev', 'skein', 'neo4j', 'Launcher.class')) && existsSync(LIB)) return;
+  const built = path.join(CLASSES, 'dev', 'skein', 'neo4j', 'Launcher.class');
+  const sources = [
+    path.join(LAUNCHER_DIR, 'pom.xml'),
+    path.join(LAUNCHER_DIR, 'src/main/java/dev/skein/neo4j/Launcher.java'),
+  ];
+  const upToDate =
+    existsSync(built) &&
+    existsSync(LIB) &&
+    sources.every((source) => statSync(source).mtimeMs <= statSync(built).mtimeMs);
+  if (upToDate) return;
   log.info('building the embedded Neo4j launcher with Maven (first run only)');
   const result = spawnSync(
     'mvn',

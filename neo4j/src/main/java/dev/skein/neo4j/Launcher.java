@@ -31,6 +31,17 @@ public final class Launcher {
     private Launcher() {}
 
     public static void main(String[] args) throws Exception {
+        watchParent();
+        try {
+            run();
+        } catch (Exception | Error e) {
+            // Fail fast and loudly: the service waits for the ready line and shows this output.
+            e.printStackTrace();
+            System.exit(1);
+        }
+    }
+
+    private static void run() throws Exception {
         Path home = Path.of(required("SKEIN_NEO4J_HOME")).toAbsolutePath();
         int port = Integer.parseInt(required("SKEIN_NEO4J_PORT"));
         String password = required("SKEIN_NEO4J_PASSWORD");
@@ -58,8 +69,11 @@ public final class Launcher {
         setPassword(dbms, password);
         System.out.println("SKEIN_NEO4J_READY " + port);
         System.out.flush();
+        stopped.await();
+    }
 
-        // The parent closing our stdin means it is gone: stop rather than linger as an orphan.
+    /** The parent closing our stdin means it is gone: stop rather than linger as an orphan. */
+    private static void watchParent() {
         Thread watcher = new Thread(() -> {
             try {
                 while (System.in.read() != -1) {
@@ -72,15 +86,22 @@ public final class Launcher {
         }, "skein-neo4j-stdin-watch");
         watcher.setDaemon(true);
         watcher.start();
-
-        stopped.await();
     }
 
-    /** Sets the `neo4j` user's password through the system database (Community supports ALTER USER). */
+    /**
+     * Sets the `neo4j` user's password through the system database (Community supports ALTER USER).
+     * On a restart the stored password is usually the same one, which Neo4j refuses to "change".
+     */
     private static void setPassword(DatabaseManagementService dbms, String password) {
-        dbms.database(GraphDatabaseSettings.SYSTEM_DATABASE_NAME).executeTransactionally(
-                "ALTER USER neo4j SET PLAINTEXT PASSWORD $password CHANGE NOT REQUIRED",
-                java.util.Map.of("password", password));
+        try {
+            dbms.database(GraphDatabaseSettings.SYSTEM_DATABASE_NAME).executeTransactionally(
+                    "ALTER USER neo4j SET PLAINTEXT PASSWORD $password CHANGE NOT REQUIRED",
+                    java.util.Map.of("password", password));
+        } catch (RuntimeException e) {
+            if (!String.valueOf(e.getMessage()).contains("Old password and new password cannot be the same")) {
+                throw e;
+            }
+        }
     }
 
     private static String required(String name) {

@@ -1,0 +1,28 @@
+// Timeline: ids of every message the viewer may see, newest first, one page (+1 to tell has_more).
+// The visibility rule's four grounds are walked as four branches, each ordered and cut at $cap
+// (= skip + limit + 1) before the merge: the authored and public branches read the
+// (author_uid, created_at) and (public, created_at) indexes in order and stop after $cap entries
+// (ordering by the index's equality property first is what lets the planner use its order); the
+// receivers and channel branches expand only the viewer's own edges. The top of the union is
+// within the branches' tops, so nothing sorts more than 4 × $cap rows. The fragment re-checks the
+// merged rows so that the rule itself is still stated in one place only.
+CALL () {
+  MATCH (m:Message)
+  WHERE m.author_uid = $viewer_uid AND m.created_at IS NOT NULL
+  RETURN m ORDER BY m.author_uid DESC, m.created_at DESC, m.id DESC LIMIT $cap
+  UNION
+  MATCH (:User {uid: $viewer_uid})<-[:RECEIVED_BY]-(m:Message)
+  RETURN m ORDER BY m.created_at DESC, m.id DESC LIMIT $cap
+  UNION
+  MATCH (:User {uid: $viewer_uid})<-[:HAS_MEMBER]-(:Channel)-[:INCLUDES]->(m:Message)
+  RETURN DISTINCT m ORDER BY m.created_at DESC, m.id DESC LIMIT $cap
+  UNION
+  MATCH (m:Message)
+  WHERE m.public = true AND m.created_at IS NOT NULL
+  RETURN m ORDER BY m.public DESC, m.created_at DESC, m.id DESC LIMIT $cap
+}
+WITH m
+WHERE {{can_see(m)}}
+RETURN m.id AS id
+ORDER BY m.created_at DESC, m.id DESC
+SKIP $skip LIMIT $take

@@ -1,0 +1,67 @@
+// Traversal from a visible origin along one edge type ($edge: 'REPLY' or 'STITCH'): ancestors up to
+// $up_depth hops (reply parents, or incoming stitches) and descendants up to $down_depth hops
+// (reply children, or outgoing stitches; with $default_path_only only each message's
+// default_outgoing child). Both walks are breadth-first, one level per reduce() step, so they stop
+// at the asked depth, never revisit a message (stitches may form cycles), and never step onto a
+// message the viewer may not see: an invisible ancestor ends the upward walk, an invisible child
+// prunes its subtree. Each walk stops growing once it has $max_nodes messages.
+// With $get_children, the one-hop children of every walked message that are not walked yet join at
+// their parent's depth + 1. Edges are those of the edge type between returned messages.
+MATCH (origin:Message {id: $origin_id})
+WHERE {{can_see(origin)}}
+WITH origin,
+  reduce(walk = {frontier: [origin], seen: [origin.id], found: []}, depth IN range(1, $up_depth) |
+    CASE
+      WHEN size(walk.frontier) = 0 OR size(walk.seen) > $max_nodes THEN walk
+      ELSE head([level IN [
+          reduce(fresh = [], above IN reduce(reached = [], below IN walk.frontier |
+              reached + [(p:Message)-[r:REPLY|STITCH]->(below) WHERE type(r) = $edge AND {{can_see(p)}} | p]) |
+            CASE WHEN above IN fresh OR above.id IN walk.seen THEN fresh ELSE fresh + above END)
+        ] | {
+          frontier: level,
+          seen: walk.seen + [n IN level | n.id],
+          found: walk.found + [n IN level | {id: n.id, depth: -depth}]
+        }])
+    END
+  ) AS up,
+  reduce(walk = {frontier: [origin], seen: [origin.id], found: []}, depth IN range(1, $down_depth) |
+    CASE
+      WHEN size(walk.frontier) = 0 OR size(walk.seen) > $max_nodes THEN walk
+      ELSE head([level IN [
+          reduce(fresh = [], below IN reduce(reached = [], above IN walk.frontier |
+              reached + [(above)-[r:REPLY|STITCH]->(c:Message)
+                         WHERE type(r) = $edge
+                           AND (NOT $default_path_only OR c.id = above.default_outgoing)
+                           AND {{can_see(c)}} | c]) |
+            CASE WHEN below IN fresh OR below.id IN walk.seen THEN fresh ELSE fresh + below END)
+        ] | {
+          frontier: level,
+          seen: walk.seen + [n IN level | n.id],
+          found: walk.found + [n IN level | {id: n.id, depth: depth}]
+        }])
+    END
+  ) AS down
+// A message reached both ways (only possible through a cycle of stitches) keeps the nearer depth,
+// and the downward one on a tie.
+UNWIND [{id: origin.id, depth: 0}] + up.found[..$max_nodes] + down.found[..$max_nodes] AS step
+WITH step.id AS id, collect(step.depth) AS depths
+WITH id, reduce(best = head(depths), d IN depths |
+  CASE WHEN abs(d) < abs(best) OR (abs(d) = abs(best) AND d > best) THEN d ELSE best END) AS depth
+WITH collect({id: id, depth: depth}) AS walked
+WITH walked, [w IN walked | w.id] AS walked_ids
+CALL (walked, walked_ids) {
+  UNWIND CASE WHEN $get_children THEN walked ELSE [] END AS parent
+  MATCH (:Message {id: parent.id})-[r:REPLY|STITCH]->(c:Message)
+  WHERE type(r) = $edge AND NOT c.id IN walked_ids AND {{can_see(c)}}
+  WITH c.id AS id, min(parent.depth) + 1 AS depth
+  RETURN collect({id: id, depth: depth}) AS extra
+}
+WITH walked + extra AS nodes
+WITH nodes, [n IN nodes | n.id] AS ids
+CALL (ids) {
+  UNWIND ids AS from_id
+  MATCH (a:Message {id: from_id})-[r:REPLY|STITCH]->(b:Message)
+  WHERE type(r) = $edge AND b.id IN ids
+  RETURN collect(DISTINCT {from: a.id, to: b.id}) AS edges
+}
+RETURN nodes, edges

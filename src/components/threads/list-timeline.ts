@@ -1,0 +1,19 @@
+// GET /v1/messages/timeline: every message the caller may see, newest first.
+import type { Caller } from '../../platform/auth/caller.js';
+import { assertScope } from '../../platform/auth/scopes.js';
+import type { AppContext } from '../../platform/context.js';
+import type { PaginatedMessages } from '../messages/messages.schemas.js';
+import { timelineIds } from './threads-repository.js';
+import type { TimelineQuery } from './threads.schemas.js';
+import { channelFilterOf, messagePage } from './view-page.js';
+
+export async function listTimeline(
+  ctx: AppContext,
+  caller: Caller,
+  query: TimelineQuery,
+): Promise<PaginatedMessages> {
+  assertScope(caller, 'messages.read');
+  const channelId = await channelFilterOf(ctx, caller, query.channel_id);
+  const ids = await timelineIds(ctx.db, caller.uid, channelId, query);
+  return messagePage(ctx, { uid: caller.uid }, ids, query);
+}

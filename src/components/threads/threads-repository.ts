@@ -1,0 +1,129 @@
+// The only code that runs the read views' Cypher (cypher/threads/). Views answer one page of
+// message ids (one more than asked, so the caller can tell has_more); turning ids into
+// MessageOutputs is hydrateMessages' job.
+import neo4j from 'neo4j-driver';
+import type { Database } from '../../platform/neo4j/database.js';
+
+export interface PageWindow {
+  skip: number;
+  limit: number;
+}
+
+/** SKIP and LIMIT want Cypher integers; plain JS numbers travel as floats. */
+function windowParams(window: PageWindow) {
+  return {
+    skip: neo4j.int(window.skip),
+    take: neo4j.int(window.limit + 1),
+    cap: neo4j.int(window.skip + window.limit + 1),
+    cap_less_one: neo4j.int(window.skip + window.limit),
+  };
+}
+
+async function pageIds(db: Database, name: string, params: Record<string, unknown>): Promise<string[]> {
+  const rows = await db.read(name, params);
+  return rows.map((row) => row.id as string);
+}
+
+export function timelineIds(
+  db: Database,
+  viewerUid: string,
+  channelId: string | null,
+  window: PageWindow,
+): Promise<string[]> {
+  return channelId === null
+    ? pageIds(db, 'threads/timeline', { viewer_uid: viewerUid, ...windowParams(window) })
+    : pageIds(db, 'threads/timeline-in-channel', {
+        viewer_uid: viewerUid,
+        channel_id: channelId,
+        ...windowParams(window),
+      });
+}
+
+export function inboxIds(
+  db: Database,
+  viewerUid: string,
+  filter: { channelId: string | null; unreadOnly: boolean },
+  window: PageWindow,
+): Promise<string[]> {
+  return pageIds(db, 'threads/inbox', {
+    viewer_uid: viewerUid,
+    channel_id: filter.channelId,
+    unread_only: filter.unreadOnly,
+    ...windowParams(window),
+  });
+}
+
+export function historyIds(
+  db: Database,
+  viewerUid: string,
+  channelId: string | null,
+  window: PageWindow,
+): Promise<string[]> {
+  return pageIds(db, 'threads/history', {
+    viewer_uid: viewerUid,
+    channel_id: channelId,
+    ...windowParams(window),
+  });
+}
+
+export function publicIds(db: Database, viewerUid: string | null, window: PageWindow): Promise<string[]> {
+  return pageIds(db, 'threads/public', { viewer_uid: viewerUid, ...windowParams(window) });
+}
+
+export interface ThreadIds {
+  /** null when the viewer may not see the root. */
+  root_id: string | null;
+  /** Visible ids of the thread, oldest first. */
+  ids: string[];
+}
+
+/** The threads of the messages in `messageIds` the viewer may see, by message id. */
+export async function findThreadIds(
+  db: Database,
+  viewerUid: string | null,
+  messageIds: readonly string[],
+): Promise<Map<string, ThreadIds>> {
+  if (messageIds.length === 0) return new Map();
+  const rows = await db.read('threads/tree-ids', { viewer_uid: viewerUid, ids: [...new Set(messageIds)] });
+  return new Map(
+    rows.map((row) => [
+      row.id as string,
+      { root_id: row.root_id as string | null, ids: row.ids as string[] },
+    ]),
+  );
+}
+
+export interface TraversalOptions {
+  upDepth: number;
+  downDepth: number;
+  edge: 'reply' | 'link';
+  getChildren: boolean;
+  defaultPathOnly: boolean;
+  maxNodes: number;
+}
+
+export interface Walked {
+  nodes: { id: string; depth: number }[];
+  edges: { from: string; to: string }[];
+}
+
+/** The walk from a visible origin, or null when the viewer may not see it (or it does not exist). */
+export async function walkFrom(
+  db: Database,
+  viewerUid: string,
+  originId: string,
+  options: TraversalOptions,
+): Promise<Walked | null> {
+  const [row] = await db.read('threads/traverse', {
+    viewer_uid: viewerUid,
+    origin_id: originId,
+    up_depth: neo4j.int(options.upDepth),
+    down_depth: neo4j.int(options.downDepth),
+    edge: options.edge === 'reply' ? 'REPLY' : 'STITCH',
+    get_children: options.getChildren,
+    default_path_only: options.defaultPathOnly,
+    max_nodes: neo4j.int(options.maxNodes),
+  });
+  if (!row) return null;
+  return { nodes: row.nodes as Walked['nodes'], edges: row.edges as Walked['edges'] };
+}

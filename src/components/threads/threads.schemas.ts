@@ -1,0 +1,91 @@
+// Shapes of the read views (timeline, inbox, history, public, traversal, tree ids): they validate
+// REST queries and GraphQL arguments alike, and feed the OpenAPI document.
+import { z } from '../../platform/openapi.js';
+import { ChannelId } from '../channels/channels.schemas.js';
+import { MessageOutput, QueryBoolean, pageQuery } from '../messages/messages.schemas.js';
+
+const ChannelFilter = ChannelId.optional().openapi({
+  description:
+    'Only messages included in this channel count, as if the store held nothing else. You must be a ' +
+    'member (404 channel_not_found, 403 not_channel_member).',
+});
+
+export const TimelineQuery = z.object({ ...pageQuery(15), channel_id: ChannelFilter });
+export type TimelineQuery = z.infer<typeof TimelineQuery>;
+
+export const InboxQuery = z.object({
+  ...pageQuery(15),
+  channel_id: ChannelFilter,
+  unread_only: QueryBoolean.default(false).openapi({
+    description: 'Keep only threads where you still have an unread receivers edge (read_at null).',
+  }),
+});
+export type InboxQuery = z.infer<typeof InboxQuery>;
+
+export const HistoryQuery = z.object({ ...pageQuery(6), channel_id: ChannelFilter });
+export type HistoryQuery = z.infer<typeof HistoryQuery>;
+
+export const PublicQuery = z.object(pageQuery(15));
+export type PublicQuery = z.infer<typeof PublicQuery>;
+
+const Depth = z.coerce.number().int().min(0).max(100).default(2);
+
+export const TraverseQuery = z.object({
+  up_depth: Depth.openapi({ description: 'Hops above the origin, 0–100.' }),
+  down_depth: Depth.openapi({ description: 'Hops below the origin, 0–100.' }),
+  edge_type: z.enum(['replies', 'links']).default('replies').openapi({
+    description: '`replies`: reply edges; `links`: stitches (upward = incoming, downward = outgoing).',
+  }),
+  get_replies: QueryBoolean.default(true).openapi({
+    description: 'Give each message `replies: {count, ids}`, its visible reply children.',
+  }),
+  get_children: QueryBoolean.default(false).openapi({
+    description:
+      'Also return the one-hop children (by edge_type) of every returned message that are not already in ' +
+      'the result, at their parent depth + 1, with their edges.',
+  }),
+  default_path_only: QueryBoolean.default(false).openapi({
+    description:
+      "Downward, follow only each message's `default_outgoing` child (when it is a child by edge_type), " +
+      'a single chain; upward is unchanged.',
+  }),
+});
+export type TraverseQuery = z.infer<typeof TraverseQuery>;
+
+export const ReplySummary = z
+  .object({ count: z.number().int(), ids: z.array(z.string()) })
+  .openapi('ReplySummary', { description: 'The visible reply children of a message, oldest first.' });
+
+export const TraversedMessage = MessageOutput.extend({
+  depth: z.number().int().openapi({ description: '0 for the origin, negative above it, positive below.' }),
+  replies: ReplySummary.optional().openapi({ description: 'Present when get_replies is true.' }),
+}).openapi('TraversedMessage');
+export type TraversedMessage = z.infer<typeof TraversedMessage>;
+
+export const TraversalEdge = z
+  .object({ from: z.string(), to: z.string(), type: z.enum(['reply', 'link']) })
+  .openapi('TraversalEdge', { description: 'A reply (parent → child) or a stitch (from → to).' });
+export type TraversalEdge = z.infer<typeof TraversalEdge>;
+
+export const TraversalResponse = z
+  .object({
+    origin_id: z.string(),
+    messages: z.array(TraversedMessage),
+    edges: z.array(TraversalEdge),
+  })
+  .openapi('TraversalResponse');
+export type TraversalResponse = z.infer<typeof TraversalResponse>;
+
+export const TreeIdsResponse = z
+  .object({
+    root_id: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The thread root, or null when you may not see the root.' }),
+    ids: z.array(z.string()).openapi({ description: 'Visible ids of the thread, oldest first.' }),
+  })
+  .openapi('TreeIdsResponse');
+export type TreeIdsResponse = z.infer<typeof TreeIdsResponse>;
+
+/** The most messages one traversal walks to (nearest levels first), so one call cannot load a whole store. */
+export const MAX_TRAVERSAL_NODES = 2000;

@@ -1,0 +1,61 @@
+// GET /v1/messages/traverse-from/{message_id}: the origin with its ancestors and descendants along
+// reply edges or stitches, within the asked depths, never passing through a message the caller may
+// not see. One query walks, one hydrates.
+import type { Caller } from '../../platform/auth/caller.js';
+import { assertScope } from '../../platform/auth/scopes.js';
+import type { AppContext } from '../../platform/context.js';
+import { messageNotFound } from '../../platform/errors.js';
+import { hydrateMessages } from '../messages/messages-repository.js';
+import { walkFrom } from './threads-repository.js';
+import {
+  MAX_TRAVERSAL_NODES,
+  type TraversalEdge,
+  type TraversalResponse,
+  type TraversedMessage,
+  type TraverseQuery,
+} from './threads.schemas.js';
+
+export async function traverseMessages(
+  ctx: AppContext,
+  caller: Caller,
+  originId: string,
+  query: TraverseQuery,
+): Promise<TraversalResponse> {
+  assertScope(caller, 'messages.read');
+  const edge: TraversalEdge['type'] = query.edge_type === 'replies' ? 'reply' : 'link';
+  const walked = await walkFrom(ctx.db, caller.uid, originId, {
+    upDepth: query.up_depth,
+    downDepth: query.down_depth,
+    edge,
+    getChildren: query.get_children,
+    defaultPathOnly: query.default_path_only,
+    maxNodes: MAX_TRAVERSAL_NODES,
+  });
+  if (!walked) throw messageNotFound();
+
+  const depthOf = new Map(walked.nodes.map((node) => [node.id, node.depth]));
+  const hydrated = await hydrateMessages(
+    ctx.db,
+    { uid: caller.uid },
+    walked.nodes.map((node) => node.id),
+    ctx.config.publicUrl,
+  );
+  // The origin can vanish between the two reads; answer as if it never existed.
+  if (!hydrated.some((message) => message.id === originId)) throw messageNotFound();
+
+  const messages: TraversedMessage[] = hydrated
+    .map((message) => ({
+      ...message,
+      depth: depthOf.get(message.id)!,
+      ...(query.get_replies ? { replies: { count: message.reply_ids.length, ids: message.reply_ids } } : {}),
+    }))
+    .sort((a, b) => a.depth - b.depth || a.timestamp.localeCompare(b.timestamp) || a.id.localeCompare(b.id));
+  const position = new Map(messages.map((message, index) => [message.id, index]));
+  const edges: TraversalEdge[] = walked.edges
+    .filter((e) => position.has(e.from) && position.has(e.to))
+    .map((e) => ({ from: e.from, to: e.to, type: edge }))
+    .sort(
+      (a, b) => position.get(a.to)! - position.get(b.to)! || position.get(a.from)! - position.get(b.from)!,
+    );
+  return { origin_id: originId, messages, edges };
+}

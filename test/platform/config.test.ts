@@ -1,0 +1,121 @@
+// loadConfig(env): defaults, and a clear ConfigError naming the variable for every bad value.
+import path from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { ConfigError, loadConfig } from '../../src/platform/config.js';
+
+/** The error loadConfig throws for `env`, or a failure when it throws none. */
+function configErrorOf(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig defaults', () => {
+  it('when the environment is empty, then the contract defaults apply', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(8080);
+    expect(config.neo4j.embeddedPort).toBe(7687);
+    expect(config.sessionTtlSeconds).toBe(30 * 24 * 3600);
+    expect(config.rateLimits.authPerMinute).toBe(60);
+    expect(config.dataDir).toBe(path.resolve('./data'));
+    expect(config.neo4j.uri).toBeUndefined();
+    expect(config.redisUrl).toBeUndefined();
+    expect(config.admin).toBeUndefined();
+    expect(config.bcryptCost).toBeGreaterThanOrEqual(12);
+    expect(config.publicUrl).toBe('http://localhost:8080');
+    expect(config.secureCookies).toBe(false);
+    expect(config.webhookAllowPrivate).toBe(false);
+  });
+
+  it('when values are given, then they are used', () => {
+    const config = loadConfig({
+      PORT: '9001',
+      SKEIN_NEO4J_PORT: '7999',
+      SKEIN_DATA_DIR: '/tmp/skein-config-test',
+      SKEIN_SESSION_TTL_SECONDS: '3600',
+      SKEIN_RATE_LIMIT_AUTH_PER_MIN: '5000',
+      NEO4J_URI: 'neo4j://db.internal:7687',
+      NEO4J_PASSWORD: 'secret',
+      REDIS_URL: 'redis://cache:6379',
+      SKEIN_ADMIN_TAG: 'root',
+      SKEIN_ADMIN_PASSWORD: 'an-admin-passphrase',
+      SKEIN_WEBHOOK_ALLOW_PRIVATE: 'true',
+    });
+    expect(config.port).toBe(9001);
+    expect(config.neo4j.embeddedPort).toBe(7999);
+    expect(config.dataDir).toBe('/tmp/skein-config-test');
+    expect(config.sessionTtlSeconds).toBe(3600);
+    expect(config.rateLimits.authPerMinute).toBe(5000);
+    expect(config.neo4j.uri).toBe('neo4j://db.internal:7687');
+    expect(config.neo4j.password).toBe('secret');
+    expect(config.redisUrl).toBe('redis://cache:6379');
+    expect(config.admin).toEqual({ tag: 'root', password: 'an-admin-passphrase' });
+    expect(config.publicUrl).toBe('http://localhost:9001');
+    expect(config.webhookAllowPrivate).toBe(true);
+  });
+
+  it('when NEO4J_URI uses bolt, bolt+s or neo4j+s, then it is accepted', () => {
+    for (const uri of [
+      'bolt://localhost:7687',
+      'bolt+s://db.example.com',
+      'neo4j+s://x.databases.neo4j.io',
+    ]) {
+      expect(loadConfig({ NEO4J_URI: uri, NEO4J_PASSWORD: 'p' }).neo4j.uri).toBe(uri);
+    }
+  });
+});
+
+describe('loadConfig bad values', () => {
+  it.each([
+    ['PORT', { PORT: 'abc' }],
+    ['PORT', { PORT: '70000' }],
+    ['SKEIN_NEO4J_PORT', { SKEIN_NEO4J_PORT: 'seven' }],
+    ['NEO4J_URI', { NEO4J_URI: 'http://x', NEO4J_PASSWORD: 'p' }],
+    ['SKEIN_BCRYPT_COST', { SKEIN_BCRYPT_COST: '4' }],
+    ['REDIS_URL', { REDIS_URL: 'http://x' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'nope' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'ftp://files.example.com' }],
+    ['SKEIN_SESSION_TTL_SECONDS', { SKEIN_SESSION_TTL_SECONDS: '0' }],
+    ['SKEIN_RATE_LIMIT_AUTH_PER_MIN', { SKEIN_RATE_LIMIT_AUTH_PER_MIN: '-1' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+  ])('when %s is bad (%j), then a ConfigError names it', (variable, env) => {
+    expect(configErrorOf(env).message).toContain(variable);
+  });
+
+  it('when several values are bad, then the error names each of them', () => {
+    const message = configErrorOf({ PORT: 'abc', REDIS_URL: 'http://x' }).message;
+    expect(message).toContain('PORT');
+    expect(message).toContain('REDIS_URL');
+  });
+
+  it('when NEO4J_URI is set without NEO4J_PASSWORD, then a ConfigError names NEO4J_PASSWORD', () => {
+    expect(configErrorOf({ NEO4J_URI: 'bolt://localhost:7687' }).message).toContain('NEO4J_PASSWORD');
+  });
+
+  it('when SKEIN_ADMIN_TAG is set without SKEIN_ADMIN_PASSWORD, then a ConfigError names the password', () => {
+    expect(configErrorOf({ SKEIN_ADMIN_TAG: 'root' }).message).toContain('SKEIN_ADMIN_PASSWORD');
+  });
+
+  it('when SKEIN_ADMIN_PASSWORD is set without SKEIN_ADMIN_TAG, then a ConfigError names the tag', () => {
+    expect(configErrorOf({ SKEIN_ADMIN_PASSWORD: 'an-admin-passphrase' }).message).toContain(
+      'SKEIN_ADMIN_TAG',
+    );
+  });
+});
+
+describe('loadConfig secure cookies', () => {
+  it('when PUBLIC_URL is https, then cookies are Secure and the trailing slash is dropped', () => {
+    const config = loadConfig({ PUBLIC_URL: 'https://chat.example.com/' });
+    expect(config.secureCookies).toBe(true);
+    expect(config.publicUrl).toBe('https://chat.example.com');
+  });
+
+  it('when PUBLIC_URL is http or unset, then cookies are not Secure', () => {
+    expect(loadConfig({ PUBLIC_URL: 'http://chat.example.com' }).secureCookies).toBe(false);
+    expect(loadConfig({}).secureCookies).toBe(false);
+  });
+});

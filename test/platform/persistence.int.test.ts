@@ -1,0 +1,148 @@
+// The whole service with its own embedded Neo4j: data written before a stop is there after a
+// start on the same data directory, and schema set-up is idempotent.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it, jest } from '@jest/globals';
+import { loadConfig } from '../../src/platform/config.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { Database } from '../../src/platform/neo4j/database.js';
+import { applySchema } from '../../src/platform/neo4j/schema-setup.js';
+import { runService, type RunningService } from '../../src/service.js';
+import { STRONG_PASSWORD, uniqueTag } from '../support/factories.js';
+import { freePort } from '../support/test-neo4j.js';
+
+// Neo4j starts twice in this file. The limit leaves room for a first start, a stop and the
+// launcher's own 180 s start limit, so that a failed second start reports its cause.
+jest.setTimeout(360_000);
+
+const log = createLogger('silent');
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'skein-persistence-'));
+let running: RunningService | undefined;
+
+afterAll(async () => {
+  await running?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function start(port: number): Promise<RunningService> {
+  const config = loadConfig({
+    SKEIN_DATA_DIR: dataDir,
+    SKEIN_NEO4J_PORT: String(port),
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    SKEIN_NEO4J_HEAP: '512m',
+  });
+  return runService(config, log);
+}
+
+async function post<T>(url: string, body: unknown, token?: string): Promise<{ status: number; body: T }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as T };
+}
+
+async function getJson<T>(url: string, token: string): Promise<{ status: number; body: T }> {
+  const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+  return { status: res.status, body: (await res.json()) as T };
+}
+
+async function schemaVersion(db: Database): Promise<unknown> {
+  const rows = await db.runText('MATCH (s:SkeinSchema {id: "schema"}) RETURN s.version AS version');
+  expect(rows).toHaveLength(1);
+  return rows[0]?.version;
+}
+
+/** Whether something accepts TCP connections on 127.0.0.1:port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+describe('restart of the service with its embedded Neo4j', () => {
+  it('when a user registers and the service restarts on the same data dir, then the user signs in with the same uid', async () => {
+    const boltPort = await freePort();
+    const tag = uniqueTag('persist');
+
+    running = await start(boltPort);
+    const first = running;
+    expect((await fetch(`${first.url}/readyz`)).status).toBe(200);
+    const registered = await post<{ access_token: string }>(`${first.url}/v1/auth/register`, {
+      user_tag: tag,
+      password: STRONG_PASSWORD,
+    });
+    expect(registered.status).toBe(200);
+    const before = await getJson<{ uid: string; user_tag: string }>(
+      `${first.url}/v1/users/me`,
+      registered.body.access_token,
+    );
+    expect(before.status).toBe(200);
+    const versionBefore = await schemaVersion(first.ctx.db);
+    expect(versionBefore).toEqual(expect.any(Number));
+
+    await first.stop();
+    running = undefined;
+    // Stopping the service stops its Neo4j: nothing listens on the Bolt port any more.
+    expect(await listening(boltPort)).toBe(false);
+
+    running = await start(boltPort);
+    const second = running;
+    const login = await post<{ access_token: string }>(`${second.url}/v1/auth/password/login`, {
+      user_tag: tag,
+      password: STRONG_PASSWORD,
+    });
+    expect(login.status).toBe(200);
+    const after = await getJson<{ uid: string; user_tag: string }>(
+      `${second.url}/v1/users/me`,
+      login.body.access_token,
+    );
+    expect(after.status).toBe(200);
+    expect(after.body.uid).toBe(before.body.uid);
+    expect(after.body.user_tag).toBe(tag);
+
+    // The session issued before the restart is still valid: sessions live in Neo4j too.
+    const old = await getJson<{ uid: string }>(`${second.url}/v1/users/me`, registered.body.access_token);
+    expect(old.status).toBe(200);
+    expect(old.body.uid).toBe(before.body.uid);
+
+    expect(await schemaVersion(second.ctx.db)).toBe(versionBefore);
+  });
+});
+
+describe('applySchema', () => {
+  it('when applied twice to the same database, then the same version, the same constraints, and no error', async () => {
+    const db = Database.connect({
+      uri: process.env.SKEIN_TEST_NEO4J_URI!,
+      user: 'neo4j',
+      password: process.env.SKEIN_TEST_NEO4J_PASSWORD!,
+      database: undefined,
+    });
+    try {
+      const names = async () =>
+        (await db.runText('SHOW CONSTRAINTS YIELD name RETURN name ORDER BY name')).map((row) => row.name);
+      const first = await applySchema(db, log);
+      const constraintsBefore = await names();
+      const second = await applySchema(db, log);
+      expect(first).toBeGreaterThanOrEqual(1);
+      expect(second).toBe(first);
+      expect(await schemaVersion(db)).toBe(first);
+      expect(await names()).toEqual(constraintsBefore);
+      expect(constraintsBefore).toEqual(
+        expect.arrayContaining(['user_uid', 'user_tag_folded', 'session_id', 'api_key_id']),
+      );
+    } finally {
+      await db.close();
+    }
+  });
+});
