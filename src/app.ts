@@ -17,6 +17,12 @@ import { messagesResolvers } from './components/messages/messages.resolvers.js';
 import { mountMessageRoutes } from './components/messages/messages.rest.js';
 import { recipientsResolvers } from './components/recipients/recipients.resolvers.js';
 import { mountRecipientRoutes } from './components/recipients/recipients.rest.js';
+import { exportResolvers } from './components/export/export.resolvers.js';
+import { mountExportRoutes } from './components/export/export.rest.js';
+import { modelsResolvers } from './components/models/models.resolvers.js';
+import { mountModelRoutes } from './components/models/models.rest.js';
+import { searchResolvers } from './components/search/search.resolvers.js';
+import { mountSearchRoutes } from './components/search/search.rest.js';
 import { threadsResolvers } from './components/threads/threads.resolvers.js';
 import { mountThreadRoutes } from './components/threads/threads.rest.js';
 import { mountUserRoutes } from './components/users/users.rest.js';
@@ -63,6 +69,9 @@ export async function createApp(ctx: AppContext): Promise<App> {
   mountRecipientRoutes(routes, ctx);
   mountChannelRoutes(routes, ctx);
   mountThreadRoutes(routes, ctx);
+  mountSearchRoutes(routes, ctx);
+  mountModelRoutes(routes, ctx);
+  mountExportRoutes(routes, ctx);
   routes.finish();
   app.use(router);
 
@@ -75,6 +84,9 @@ export async function createApp(ctx: AppContext): Promise<App> {
     recipientsResolvers,
     channelsResolvers,
     threadsResolvers,
+    searchResolvers,
+    modelsResolvers,
+    exportResolvers,
     { Query: { health: () => true } },
   ]);
   const graphql = await createGraphQLMiddleware(ctx, schema, authenticator);
