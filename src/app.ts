@@ -4,6 +4,8 @@ import cookieParser from 'cookie-parser';
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import { mountAdminRoutes } from './components/admin/admin.rest.js';
+import { metricsResolvers } from './components/admin/metrics.resolvers.js';
+import { mountMetricsRoutes } from './components/admin/metrics.rest.js';
 import { identityResolvers } from './components/identity/identity.resolvers.js';
 import { mountIdentityRoutes } from './components/identity/identity.rest.js';
 import { authenticate } from './components/identity/sessions.js';
@@ -63,6 +65,7 @@ export async function createApp(ctx: AppContext): Promise<App> {
   mountIdentityRoutes(routes, ctx);
   mountUserRoutes(routes, ctx);
   mountAdminRoutes(routes, ctx);
+  mountMetricsRoutes(routes, ctx);
   mountMessageRoutes(routes, ctx);
   mountMessageEditRoutes(routes, ctx);
   mountLinkRoutes(routes, ctx);
@@ -78,6 +81,7 @@ export async function createApp(ctx: AppContext): Promise<App> {
   const schema = buildSchema([
     identityResolvers,
     usersResolvers,
+    metricsResolvers,
     messagesResolvers,
     messageEditsResolvers,
     linksResolvers,

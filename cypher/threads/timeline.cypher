@@ -5,20 +5,23 @@
 // (ordering by the index's equality property first is what lets the planner use its order); the
 // receivers and channel branches expand only the viewer's own edges. The top of the union is
 // within the branches' tops, so nothing sorts more than 4 × $cap rows. The fragment re-checks the
-// merged rows so that the rule itself is still stated in one place only.
+// merged rows so that the rule itself is still stated in one place only. $since bounds every
+// branch from below (the epoch for the timeline view, the cutoff for the export).
 CALL () {
   MATCH (m:Message)
-  WHERE m.author_uid = $viewer_uid AND m.created_at IS NOT NULL
+  WHERE m.author_uid = $viewer_uid AND m.created_at >= datetime($since)
   RETURN m ORDER BY m.author_uid DESC, m.created_at DESC, m.id DESC LIMIT $cap
   UNION
   MATCH (:User {uid: $viewer_uid})<-[:RECEIVED_BY]-(m:Message)
+  WHERE m.created_at >= datetime($since)
   RETURN m ORDER BY m.created_at DESC, m.id DESC LIMIT $cap
   UNION
   MATCH (:User {uid: $viewer_uid})<-[:HAS_MEMBER]-(:Channel)-[:INCLUDES]->(m:Message)
+  WHERE m.created_at >= datetime($since)
   RETURN DISTINCT m ORDER BY m.created_at DESC, m.id DESC LIMIT $cap
   UNION
   MATCH (m:Message)
-  WHERE m.public = true AND m.created_at IS NOT NULL
+  WHERE m.public = true AND m.created_at >= datetime($since)
   RETURN m ORDER BY m.public DESC, m.created_at DESC, m.id DESC LIMIT $cap
 }
 WITH m

@@ -19,6 +19,7 @@ import {
   type RequestOptions,
   type TestServer,
 } from '../support/test-server.js';
+import type { Token } from '../support/api-types.js';
 
 let api: TestServer;
 beforeAll(async () => {
@@ -27,13 +28,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await api.close();
 });
-
-interface Token {
-  access_token: string;
-  token_type: string;
-  expires_in: number;
-  expires_at: string;
-}
 
 interface GqlError {
   message: string;

@@ -12,6 +12,7 @@ import {
   type TestUser,
 } from '../support/factories.js';
 import { cookieValue, startTestServer, type TestServer } from '../support/test-server.js';
+import type { Token } from '../support/api-types.js';
 
 let api: TestServer;
 beforeAll(async () => {
@@ -20,13 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await api.close();
 });
-
-interface Token {
-  access_token: string;
-  token_type: string;
-  expires_in: number;
-  expires_at: string;
-}
 
 interface Session {
   uid: string;

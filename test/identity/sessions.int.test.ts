@@ -11,6 +11,7 @@ import {
   uniqueTag,
 } from '../support/factories.js';
 import { cookieValue, startTestServer, type TestServer } from '../support/test-server.js';
+import type { Token } from '../support/api-types.js';
 
 let api: TestServer;
 beforeAll(async () => {
@@ -19,13 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await api.close();
 });
-
-interface Token {
-  access_token: string;
-  token_type: string;
-  expires_in: number;
-  expires_at: string;
-}
 
 interface Session {
   session_id: string;

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createKey, grant, registerUser, registerWriter } from '../support/factories.js';
 import { cookieValue, startTestServer, type TestServer } from '../support/test-server.js';
+import type { Token } from '../support/api-types.js';
 
 let api: TestServer;
 beforeAll(async () => {
@@ -10,13 +11,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await api.close();
 });
-
-interface Token {
-  access_token: string;
-  token_type: string;
-  expires_in: number;
-  expires_at: string;
-}
 
 describe('POST /v1/auth/token', () => {
   it('when the x-api-key header is missing, then 400 missing_api_key', async () => {

@@ -24,19 +24,20 @@ async function pageIds(db: Database, name: string, params: Record<string, unknow
   return rows.map((row) => row.id as string);
 }
 
+const EPOCH = '1970-01-01T00:00:00.000Z';
+
+/** Timeline ids, newest first; `since` keeps only messages created at or after it (the export). */
 export function timelineIds(
   db: Database,
   viewerUid: string,
   channelId: string | null,
   window: PageWindow,
+  since: Date | null = null,
 ): Promise<string[]> {
+  const params = { viewer_uid: viewerUid, since: since?.toISOString() ?? EPOCH, ...windowParams(window) };
   return channelId === null
-    ? pageIds(db, 'threads/timeline', { viewer_uid: viewerUid, ...windowParams(window) })
-    : pageIds(db, 'threads/timeline-in-channel', {
-        viewer_uid: viewerUid,
-        channel_id: channelId,
-        ...windowParams(window),
-      });
+    ? pageIds(db, 'threads/timeline', params)
+    : pageIds(db, 'threads/timeline-in-channel', { ...params, channel_id: channelId });
 }
 
 export function inboxIds(
