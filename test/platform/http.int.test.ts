@@ -97,6 +97,13 @@ const ROUTES = [
   'GET /v1/messages/public',
   'GET /v1/messages/traverse-from/{message_id}',
   'GET /v1/messages/{message_id}/tree-ids',
+  // search, similar, export, models, metrics
+  'GET /v1/messages/search',
+  'GET /v1/messages/similar/{message_id}',
+  'GET /v1/messages/search/similar/{message_id}',
+  'GET /v1/messages/timeline/export',
+  'GET /v1/models',
+  'GET /v1/admin/metrics/messages-per-day',
 ];
 
 /** Sample values for path parameters, so that each listed route can be called. */

@@ -10,7 +10,7 @@ export interface PageWindow {
 }
 
 /** SKIP and LIMIT want Cypher integers; plain JS numbers travel as floats. */
-function windowParams(window: PageWindow) {
+export function windowParams(window: PageWindow) {
   return {
     skip: neo4j.int(window.skip),
     take: neo4j.int(window.limit + 1),

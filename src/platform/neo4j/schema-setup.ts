@@ -1,6 +1,7 @@
 // Versioned, idempotent schema set-up. Each file cypher/schema/NNN-name.cypher is one version whose
 // statements (separated by semicolons) only use IF NOT EXISTS forms, so applying a version twice,
-// or from two instances at once, is harmless. The applied version is kept on a :SkeinSchema node.
+// or from two instances at once, is harmless. The applied versions are kept on a :SkeinSchema node
+// as a set, so a version numbered below one already applied (written on a branch) still runs.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../paths.js';
@@ -30,16 +31,20 @@ function loadMigrations(): Migration[] {
 }
 
 export async function applySchema(db: Database, log: Logger): Promise<number> {
-  const rows = await db.runText('OPTIONAL MATCH (s:SkeinSchema {id: "schema"}) RETURN s.version AS version');
-  const current = (rows[0]?.version as number | null) ?? 0;
-  let version = current;
+  const rows = await db.runText(
+    'OPTIONAL MATCH (s:SkeinSchema {id: "schema"}) RETURN coalesce(s.applied, []) AS applied, s.version AS version',
+  );
+  const applied = new Set((rows[0]?.applied as number[] | null) ?? []);
+  let version = (rows[0]?.version as number | null) ?? 0;
   for (const migration of loadMigrations()) {
-    if (migration.version <= current) continue;
+    if (applied.has(migration.version)) continue;
     for (const statement of migration.statements) await db.runText(statement);
-    await db.runText('MERGE (s:SkeinSchema {id: "schema"}) SET s.version = $version', {
-      version: migration.version,
+    applied.add(migration.version);
+    version = Math.max(version, migration.version);
+    await db.runText('MERGE (s:SkeinSchema {id: "schema"}) SET s.version = $version, s.applied = $applied', {
+      version,
+      applied: [...applied].sort((a, b) => a - b),
     });
-    version = migration.version;
     log.info({ migration: migration.name }, 'applied schema version');
   }
   // New indexes are built in the background; queries must not run before they are online.
