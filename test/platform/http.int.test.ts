@@ -104,6 +104,7 @@ const ROUTES = [
   'GET /v1/messages/timeline/export',
   'GET /v1/models',
   'GET /v1/admin/metrics/messages-per-day',
+  'POST /v1/messages/import/quote',
 ];
 
 /** Sample values for path parameters, so that each listed route can be called. */

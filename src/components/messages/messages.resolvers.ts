@@ -8,10 +8,21 @@ import { userLoader } from '../users/user-loader.js';
 import { loadVisible, messageLoader } from './message-loader.js';
 import { idempotencyKeyOf } from './messages.rest.js';
 import { MessageIdParam, type MessageOutput } from './messages.schemas.js';
-import { postMessages } from './post-messages.js';
+import { postMessages, type PostKind } from './post-messages.js';
 import { readMessage } from './read-message.js';
 
 type Args = Record<string, unknown>;
+
+function post(raw: Args, context: GraphQLContext, kind: PostKind) {
+  const key = raw.idempotency_key as string | undefined | null;
+  return postMessages(
+    context.app,
+    callerOf(context),
+    raw.messages as unknown[],
+    idempotencyKeyOf(() => key ?? undefined),
+    kind,
+  );
+}
 
 export const messagesResolvers: IResolvers<unknown, GraphQLContext> = {
   JSONObject: JSONObjectResolver,
@@ -20,15 +31,8 @@ export const messagesResolvers: IResolvers<unknown, GraphQLContext> = {
       readMessage(context.app, callerOf(context), args(MessageIdParam, { message_id: raw.id }).message_id),
   },
   Mutation: {
-    postMessages: (_: unknown, raw: Args, context: GraphQLContext) => {
-      const key = raw.idempotency_key as string | undefined | null;
-      return postMessages(
-        context.app,
-        callerOf(context),
-        raw.messages as unknown[],
-        idempotencyKeyOf(() => key ?? undefined),
-      );
-    },
+    postMessages: (_: unknown, raw: Args, context: GraphQLContext) => post(raw, context, 'post'),
+    importMessages: (_: unknown, raw: Args, context: GraphQLContext) => post(raw, context, 'import'),
   },
   Message: {
     author: (message: MessageOutput, _: Args, context: GraphQLContext) =>

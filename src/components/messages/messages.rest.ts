@@ -1,6 +1,7 @@
 // /v1 message routes:
 //   POST /v1/messages                 post one or several messages (per-item results, Idempotency-Key)
 //   GET  /v1/messages/:message_id     one message (404 when missing or not visible)
+//   POST /v1/messages/import/quote    post messages quoted from elsewhere, with import_info attribution
 import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import type { RouteTable } from '../../platform/http/route-table.js';
@@ -49,5 +50,25 @@ export function mountMessageRoutes(routes: RouteTable, ctx: AppContext): void {
     errors: { 400: 'The body is none of the three forms.', 403: 'messages.write missing.' },
     handler: ({ caller, body, header }) =>
       postMessages(ctx, caller, bodyItems(body), idempotencyKeyOf(header)),
+  });
+
+  routes.add({
+    method: 'post',
+    path: '/v1/messages/import/quote',
+    tag: TAG,
+    summary: 'Import quoted messages',
+    description:
+      'Like POST /v1/messages (same three body forms, chaining, per-item results and Idempotency-Key, kept ' +
+      'apart from the keys of plain posts), but every item must carry `import_info` {source, author_name, ' +
+      'author_id?, url?, original_timestamp?}: the external author of the quoted text. The message is authored ' +
+      'by the caller (who vouches for the quote); `import_info` is shown on every read. `timestamp` is the ' +
+      'import time; the original time is `import_info.original_timestamp`. Needs `messages.write`.',
+    auth: 'required',
+    invalidBodyIsBadRequest: true,
+    body: schemas.MessagesPostBody,
+    response: schemas.MessageCreateResults,
+    errors: { 400: 'The body is none of the three forms.', 403: 'messages.write missing.' },
+    handler: ({ caller, body, header }) =>
+      postMessages(ctx, caller, bodyItems(body), idempotencyKeyOf(header), 'import'),
   });
 }

@@ -63,6 +63,29 @@ export const MessageInput = z
   .openapi('MessageInput');
 export type MessageInput = z.infer<typeof MessageInput>;
 
+/** External attribution of an imported (quoted) message; shown on output as `import_info`. */
+export const ImportInfo = z
+  .object({
+    source: z.string().trim().min(1).max(100).openapi({ example: 'slack' }),
+    author_name: z.string().trim().min(1).max(200),
+    author_id: z.string().trim().min(1).max(200).optional(),
+    url: z
+      .url({ protocol: /^https?$/ })
+      .max(2000)
+      .optional(),
+    original_timestamp: z.iso
+      .datetime({ offset: true })
+      .transform((value) => new Date(value).toISOString())
+      .optional(),
+  })
+  .strict()
+  .openapi('ImportInfo');
+
+export const ImportedMessageInput = MessageInput.extend({ import_info: ImportInfo }).openapi(
+  'ImportedMessageInput',
+);
+export type ImportedMessageInput = z.infer<typeof ImportedMessageInput>;
+
 /** POST /v1/messages body: one input, {messages: [...]}, or a raw array. Items are validated one by one. */
 export const MessagesPostBody = z
   .union([

@@ -18,7 +18,12 @@ import {
   type NewMessageEdges,
   type PostRefs,
 } from './messages-repository.js';
-import { MessageInput, type ItemError, type MessageCreateResult } from './messages.schemas.js';
+import {
+  ImportedMessageInput,
+  MessageInput,
+  type ItemError,
+  type MessageCreateResult,
+} from './messages.schemas.js';
 import { parseRecipient } from './recipients.js';
 
 /** The three body forms, as a list of raw items. */
@@ -29,21 +34,28 @@ export function bodyItems(body: unknown): unknown[] {
   return [body];
 }
 
+/** Plain posts, or imports (quotes) whose items must carry external attribution in import_info. */
+export type PostKind = 'post' | 'import';
+const ITEM_SCHEMAS = { post: MessageInput, import: ImportedMessageInput };
+type ItemInput = MessageInput & { import_info?: ImportedMessageInput['import_info'] };
+
 export async function postMessages(
   ctx: AppContext,
   caller: Caller,
   rawItems: unknown[],
   idempotencyKey: string | undefined,
+  kind: PostKind = 'post',
 ): Promise<MessageCreateResult[]> {
   assertScope(caller, 'messages.write');
-  const key = idempotencyKey ? `post:${caller.uid}:${idempotencyKey}` : null;
+  // Keys are per caller and per kind: a post and an import never answer for each other.
+  const key = idempotencyKey ? `${kind}:${caller.uid}:${idempotencyKey}` : null;
   if (key) {
     const earlier = await findIdempotentAnswer(ctx.db, key);
     if (earlier) return JSON.parse(earlier) as MessageCreateResult[];
   }
   for (let attempt = 0; ; attempt++) {
     try {
-      return await attemptPost(ctx, caller, rawItems, key);
+      return await attemptPost(ctx, caller, rawItems, key, kind);
     } catch (error) {
       if (key && constraintClash(error) === 'key') {
         // The same key raced in from another request, which won: answer what it answered.
@@ -56,16 +68,17 @@ export async function postMessages(
   }
 }
 
-type Checked = { index: number; input: MessageInput } | { index: number; error: ItemError };
+type Checked = { index: number; input: ItemInput } | { index: number; error: ItemError };
 
 async function attemptPost(
   ctx: AppContext,
   caller: Caller,
   rawItems: unknown[],
   key: string | null,
+  kind: PostKind,
 ): Promise<MessageCreateResult[]> {
   const checked: Checked[] = rawItems.map((raw, index) => {
-    const parsed = MessageInput.safeParse(raw);
+    const parsed = ITEM_SCHEMAS[kind].safeParse(raw);
     if (parsed.success) return { index, input: parsed.data };
     return {
       index,
@@ -109,7 +122,7 @@ async function attemptPost(
       parent_id: parent?.id ?? null,
       root_id: parent?.root_id ?? id,
       tags: item.input.tags,
-      import_info_json: null,
+      import_info_json: item.input.import_info ? JSON.stringify(item.input.import_info) : null,
     });
     if (parent) edges.replies.push({ parent_id: parent.id, child_id: id });
     for (const r of planned.receivers) edges.receivers.push({ message_id: id, uid: r.uid, public: r.public });
