@@ -21,6 +21,8 @@ import { recipientsResolvers } from './components/recipients/recipients.resolver
 import { mountRecipientRoutes } from './components/recipients/recipients.rest.js';
 import { exportResolvers } from './components/export/export.resolvers.js';
 import { mountExportRoutes } from './components/export/export.rest.js';
+import { filesResolvers } from './components/files/files.resolvers.js';
+import { mountFileRoutes } from './components/files/files.rest.js';
 import { modelsResolvers } from './components/models/models.resolvers.js';
 import { mountModelRoutes } from './components/models/models.rest.js';
 import { searchResolvers } from './components/search/search.resolvers.js';
@@ -75,6 +77,7 @@ export async function createApp(ctx: AppContext): Promise<App> {
   mountSearchRoutes(routes, ctx);
   mountModelRoutes(routes, ctx);
   mountExportRoutes(routes, ctx);
+  mountFileRoutes(routes, ctx);
   routes.finish();
   app.use(router);
 
@@ -91,6 +94,7 @@ export async function createApp(ctx: AppContext): Promise<App> {
     searchResolvers,
     modelsResolvers,
     exportResolvers,
+    filesResolvers,
     { Query: { health: () => true } },
   ]);
   const graphql = await createGraphQLMiddleware(ctx, schema, authenticator);

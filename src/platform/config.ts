@@ -40,6 +40,7 @@ const EnvSchema = z.object({
   SKEIN_ADMIN_PASSWORD: z.string().optional(),
   SKEIN_TRUST_PROXY: booleanFlag.default(false),
   SKEIN_WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
+  SKEIN_MAX_UPLOAD_BYTES: positiveInt.default(25 * 1024 * 1024),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -67,6 +68,8 @@ export interface Config {
   admin: { tag: string; password: string } | undefined;
   trustProxy: boolean;
   webhookAllowPrivate: boolean;
+  /** Largest file POST /v1/files/upload accepts, in bytes; beyond it the answer is 413. */
+  maxUploadBytes: number;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
 }
 
@@ -118,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     trustProxy: e.SKEIN_TRUST_PROXY,
     webhookAllowPrivate: e.SKEIN_WEBHOOK_ALLOW_PRIVATE,
+    maxUploadBytes: e.SKEIN_MAX_UPLOAD_BYTES,
     logLevel: e.LOG_LEVEL,
   };
 }

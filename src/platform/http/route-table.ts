@@ -51,6 +51,21 @@ interface RouteBase<B extends ZodType, Q extends ZodType, P extends ZodType, R e
   missingIsBadRequest?: boolean;
   /** Any invalid body is 400 rather than 422 (where the spec says "400 invalid body"). */
   invalidBodyIsBadRequest?: boolean;
+  /**
+   * A body Express does not parse (a multipart upload): read after authentication (the caller is
+   * passed so scopes can be checked before a large body is read) and validated against `body`.
+   * Whatever the reader stores, the route's handler cleans up.
+   */
+  readBody?: (req: Request, res: Response, caller: Caller | null) => Promise<unknown>;
+  /** Media type of `body` in OpenAPI (default application/json), e.g. multipart/form-data. */
+  bodyType?: string;
+  /**
+   * Writes the success response itself (a file stream) from the handler's result, instead of
+   * JSON; the handler (and its use case) still never sees `res`.
+   */
+  send?: (res: Response, result: z.infer<R>) => Promise<void>;
+  /** Media type of the success response in OpenAPI (default application/json). */
+  responseType?: string;
 }
 
 interface AuthedRoute<
@@ -142,8 +157,9 @@ export class RouteTable {
       missingIsBadRequest: spec.missingIsBadRequest ?? false,
       invalidIsBadRequest: spec.invalidBodyIsBadRequest ?? false,
     };
+    const rawBody: unknown = spec.readBody ? await spec.readBody(req, res, caller) : req.body;
     const request: RouteRequest<z.infer<B>, z.infer<Q>, z.infer<P>> = {
-      body: (spec.body ? parseInput(spec.body, req.body ?? {}, 'body', options) : undefined) as z.infer<B>,
+      body: (spec.body ? parseInput(spec.body, rawBody ?? {}, 'body', options) : undefined) as z.infer<B>,
       query: (spec.query ? parseInput(spec.query, req.query, 'query') : undefined) as z.infer<Q>,
       params: (spec.params ? parseInput(spec.params, req.params, 'path') : undefined) as z.infer<P>,
       caller,
@@ -156,7 +172,9 @@ export class RouteTable {
       spec.auth === 'required'
         ? await spec.handler({ ...request, caller: requireCaller(caller) })
         : await spec.handler(request);
-    res.status(spec.status ?? 200).json(result);
+    res.status(spec.status ?? 200);
+    if (spec.send) await spec.send(res, result);
+    else res.json(result);
   }
 
   private document<B extends ZodType, Q extends ZodType, P extends ZodType, R extends ZodType>(
@@ -165,7 +183,7 @@ export class RouteTable {
     const responses: RouteConfig['responses'] = {
       [spec.status ?? 200]: {
         description: 'Success',
-        content: { 'application/json': { schema: spec.response } },
+        content: { [spec.responseType ?? 'application/json']: { schema: spec.response } },
       },
     };
     const errors: Record<number, string | undefined> = { ...spec.errors };
@@ -177,7 +195,8 @@ export class RouteTable {
       responses[status] = { description, content: { 'application/json': { schema: ErrorBody } } };
     }
     const request: RouteConfig['request'] = {};
-    if (spec.body) request.body = { content: { 'application/json': { schema: spec.body } } };
+    if (spec.body)
+      request.body = { content: { [spec.bodyType ?? 'application/json']: { schema: spec.body } } };
     if (spec.query) request.query = spec.query as unknown as NonNullable<RouteConfig['request']>['query'];
     if (spec.params) request.params = spec.params as unknown as NonNullable<RouteConfig['request']>['params'];
     this.registry.registerPath({
