@@ -1,7 +1,6 @@
 // The only code that runs the channels' Cypher. Takes and returns plain objects.
-import { newShortId } from '../../platform/auth/secrets.js';
 import type { Database, Row, Tx } from '../../platform/neo4j/database.js';
-import { constraintClash } from '../users/users-repository.js';
+import { withFreshId } from '../../platform/neo4j/unique-ids.js';
 import type { ChannelMember, ChannelOutput } from './channels.schemas.js';
 
 /** A database, or the transaction a use case is already in. */
@@ -52,20 +51,15 @@ export async function createChannel(
   creatorUid: string,
   fields: { display_name: string; description: string | null },
 ): Promise<ChannelOutput | null> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const [row] = await db.write('channels/create-channel', {
-        ...fields,
-        id: newShortId(),
-        creator_uid: creatorUid,
-        now: now(),
-      });
-      return row ? toChannelOutput(row) : null;
-    } catch (error) {
-      if (constraintClash(error) === 'id' && attempt < 5) continue;
-      throw error;
-    }
-  }
+  return withFreshId('id', async (id) => {
+    const [row] = await db.write('channels/create-channel', {
+      ...fields,
+      id,
+      creator_uid: creatorUid,
+      now: now(),
+    });
+    return row ? toChannelOutput(row) : null;
+  });
 }
 
 /** The channels the viewer belongs to. */

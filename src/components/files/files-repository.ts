@@ -1,8 +1,7 @@
 // The only code that runs the files' Cypher (cypher/files/). Takes and returns plain objects; the
 // public url is added by the use cases, as hydration does for attachments.
-import { newShortId } from '../../platform/auth/secrets.js';
 import type { Database } from '../../platform/neo4j/database.js';
-import { constraintClash } from '../users/users-repository.js';
+import { withFreshId } from '../../platform/neo4j/unique-ids.js';
 
 export interface FileRecord {
   file_id: string;
@@ -21,21 +20,16 @@ export interface NewFile {
 
 /** Records an upload owned by its uploader; a file_id clash is retried with a new id. */
 export async function createFile(db: Database, uploaderUid: string, file: NewFile): Promise<FileRecord> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const [row] = await db.write('files/create-file', {
-        ...file,
-        file_id: newShortId(),
-        uploader_uid: uploaderUid,
-        now: new Date().toISOString(),
-      });
-      if (!row) throw new Error(`uploader ${uploaderUid} vanished while uploading`);
-      return row.file as FileRecord;
-    } catch (error) {
-      if (constraintClash(error) === 'file_id' && attempt < 5) continue;
-      throw error;
-    }
-  }
+  return withFreshId('file_id', async (fileId) => {
+    const [row] = await db.write('files/create-file', {
+      ...file,
+      file_id: fileId,
+      uploader_uid: uploaderUid,
+      now: new Date().toISOString(),
+    });
+    if (!row) throw new Error(`uploader ${uploaderUid} vanished while uploading`);
+    return row.file as FileRecord;
+  });
 }
 
 /** The file when the viewer uploaded it or can see a message attaching it; otherwise null. */

@@ -6,7 +6,7 @@ import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import { newShortId } from '../../platform/auth/secrets.js';
 import type { AppContext } from '../../platform/context.js';
-import { constraintClash } from '../users/users-repository.js';
+import { constraintClash } from '../../platform/neo4j/unique-ids.js';
 import {
   ParentVanished,
   createMessages,

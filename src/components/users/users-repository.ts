@@ -1,8 +1,8 @@
 // The only code that runs the users' Cypher. Takes and returns plain objects.
-import { newShortId } from '../../platform/auth/secrets.js';
 import type { Scope } from '../../platform/auth/scopes.js';
 import { AppError } from '../../platform/errors.js';
 import type { Database } from '../../platform/neo4j/database.js';
+import { constraintClash, withFreshId } from '../../platform/neo4j/unique-ids.js';
 import { toUserRecord, type UserRecord } from './user-record.js';
 
 export interface NewUser {
@@ -27,31 +27,21 @@ const NO_BOT = { modalities: null, integrations: null, versions: null, context_o
 
 /** Creates a user; a uid clash is retried with a new uid, a tag clash is 409 `user_tag_taken`. */
 export async function createUser(db: Database, user: NewUser): Promise<UserRecord> {
-  for (let attempt = 0; ; attempt++) {
-    try {
+  try {
+    return await withFreshId('uid', async (uid) => {
       const rows = await db.write('users/create-user', {
         ...user,
-        uid: newShortId(),
+        uid,
         bot: user.bot ?? NO_BOT,
         now: new Date().toISOString(),
       });
       return toUserRecord(rows[0]!.user);
-    } catch (error) {
-      const clash = constraintClash(error);
-      if (clash === 'tag_folded') throw new AppError('user_tag_taken', 'That user tag is taken.');
-      if (clash === 'uid' && attempt < 5) continue;
-      throw error;
-    }
+    });
+  } catch (error) {
+    if (constraintClash(error) === 'tag_folded')
+      throw new AppError('user_tag_taken', 'That user tag is taken.');
+    throw error;
   }
-}
-
-/** Which unique property a failed write collided on, if that is why it failed. */
-export function constraintClash(error: unknown): string | null {
-  const e = error as { code?: string; message?: string };
-  if (e.code !== 'Neo.ClientError.Schema.ConstraintValidationFailed') return null;
-  return (
-    /property `([^`]+)`/.exec(e.message ?? '')?.[1] ?? /\(([a-z_]+)\)/.exec(e.message ?? '')?.[1] ?? 'unknown'
-  );
 }
 
 export async function findUserByUid(db: Database, uid: string): Promise<UserRecord | null> {
