@@ -2,7 +2,18 @@
 // registered in the OpenAPI document as it mounts), GraphQL at /graphql, and the error handler.
 import cookieParser from 'cookie-parser';
 import express, { type Express } from 'express';
+import type { Server } from 'node:http';
 import { pinoHttp } from 'pino-http';
+import { attachRealtime, type RealtimeServer } from './components/events/realtime-server.js';
+import { contactsResolvers } from './components/contacts/contacts.resolvers.js';
+import { mountContactRoutes } from './components/contacts/contacts.rest.js';
+import { eventsResolvers } from './components/events/events.resolvers.js';
+import { mountEventRoutes } from './components/events/events.rest.js';
+import { realtimeResolvers } from './components/events/realtime.resolvers.js';
+import { mountPublicPage } from './components/public-page/public-page.js';
+import { webhooksResolvers } from './components/webhooks/webhooks.resolvers.js';
+import { mountWebhookRoutes } from './components/webhooks/webhooks.rest.js';
+import { mountGraphiQL } from './platform/graphql/graphiql.js';
 import { mountAdminRoutes } from './components/admin/admin.rest.js';
 import { metricsResolvers } from './components/admin/metrics.resolvers.js';
 import { mountMetricsRoutes } from './components/admin/metrics.rest.js';
@@ -40,7 +51,9 @@ import { createOpenApiRegistry } from './platform/openapi.js';
 
 export interface App {
   express: Express;
-  /** Stops what the app started (GraphQL server); the HTTP server and database belong to the caller. */
+  /** Adds the WebSocket endpoints (/v1/ws/v1 and GraphQL subscriptions) to the HTTP server. */
+  attach(server: Server): void;
+  /** Stops what the app started (GraphQL server, sockets); the HTTP server and database belong to the caller. */
   close(): Promise<void>;
 }
 
@@ -78,6 +91,9 @@ export async function createApp(ctx: AppContext): Promise<App> {
   mountModelRoutes(routes, ctx);
   mountExportRoutes(routes, ctx);
   mountFileRoutes(routes, ctx);
+  mountContactRoutes(routes, ctx);
+  mountEventRoutes(routes, ctx);
+  mountWebhookRoutes(routes, ctx);
   routes.finish();
   app.use(router);
 
@@ -95,12 +111,28 @@ export async function createApp(ctx: AppContext): Promise<App> {
     modelsResolvers,
     exportResolvers,
     filesResolvers,
+    contactsResolvers,
+    eventsResolvers,
+    realtimeResolvers,
+    webhooksResolvers,
     { Query: { health: () => true } },
   ]);
   const graphql = await createGraphQLMiddleware(ctx, schema, authenticator);
+  mountGraphiQL(app);
   app.use('/graphql', graphql.middleware);
+  mountPublicPage(app, ctx);
 
   app.use(notFoundHandler());
   app.use(errorHandler(ctx.log));
-  return { express: app, close: graphql.stop };
+  let realtime: RealtimeServer | undefined;
+  return {
+    express: app,
+    attach: (server) => {
+      realtime = attachRealtime(server, ctx, schema);
+    },
+    close: async () => {
+      await realtime?.close();
+      await graphql.stop();
+    },
+  };
 }

@@ -4,6 +4,8 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
+import { createEventBus } from './components/events/event-bus.js';
+import { startWebhookDispatcher } from './components/webhooks/webhook-dispatcher.js';
 import { bootstrapAdmin } from './components/admin/administer-users.js';
 import type { Config } from './platform/config.js';
 import type { AppContext } from './platform/context.js';
@@ -43,10 +45,13 @@ export async function runService(config: Config, log: Logger): Promise<RunningSe
   try {
     await db.verify();
     await applySchema(db, log);
-    const ctx: AppContext = { config, db, log, limits: createRateLimits(config) };
+    const events = await createEventBus(config, log);
+    const ctx: AppContext = { config, db, log, limits: createRateLimits(config), events };
     await bootstrapAdmin(ctx);
     const app = await createApp(ctx);
     const server = createServer(app.express);
+    app.attach(server);
+    const webhooks = startWebhookDispatcher(ctx);
     server.listen(config.port, config.host);
     await once(server, 'listening');
     const { port } = server.address() as AddressInfo;
@@ -55,8 +60,10 @@ export async function runService(config: Config, log: Logger): Promise<RunningSe
       url: `http://127.0.0.1:${port}`,
       ctx,
       stop: async () => {
+        await webhooks.stop();
         await closeServer(server);
         await app.close();
+        await events.close();
         await db.close();
         await embedded?.stop();
       },

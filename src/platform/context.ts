@@ -1,4 +1,5 @@
 // What every use case receives: configuration and the shared services. Built once per app.
+import type { EventBus } from '../components/events/event-bus.js';
 import type { Config } from './config.js';
 import type { Database } from './neo4j/database.js';
 import type { Logger } from './logger.js';
@@ -9,4 +10,6 @@ export interface AppContext {
   db: Database;
   log: Logger;
   limits: RateLimits;
+  /** Committed notifications, fanned out to this instance's listeners (and others' through Redis). */
+  events: EventBus;
 }

@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { LocalEventBus } from '../../src/components/events/event-bus.js';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { createLogger } from '../../src/platform/logger.js';
@@ -196,6 +197,7 @@ describe('GET /healthz and /readyz', () => {
       db,
       log: createLogger('silent'),
       limits: createRateLimits(config),
+      events: new LocalEventBus(),
     });
     const server = createServer(app.express).listen(0, '127.0.0.1');
     await once(server, 'listening');

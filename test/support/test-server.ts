@@ -4,6 +4,11 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/app.js';
+import { createEventBus } from '../../src/components/events/event-bus.js';
+import {
+  startWebhookDispatcher,
+  type WebhookDispatcher,
+} from '../../src/components/webhooks/webhook-dispatcher.js';
 import { bootstrapAdmin } from '../../src/components/admin/administer-users.js';
 import { loadConfig } from '../../src/platform/config.js';
 import type { AppContext } from '../../src/platform/context.js';
@@ -48,7 +53,18 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export interface TestServerOptions {
+  /**
+   * Run the webhook dispatcher in this server. Off by default: every test file shares one database,
+   * and a dispatcher would also send (or, with private targets refused, fail) other files' deliveries.
+   */
+  webhooks?: boolean;
+}
+
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: TestServerOptions = {},
+): Promise<TestServer> {
   const config = loadConfig({
     NEO4J_URI: process.env.SKEIN_TEST_NEO4J_URI,
     NEO4J_PASSWORD: process.env.SKEIN_TEST_NEO4J_PASSWORD,
@@ -68,10 +84,15 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     password: config.neo4j.password!,
     database: undefined,
   });
-  const ctx: AppContext = { config, db, log, limits: createRateLimits(config) };
+  const events = await createEventBus(config, log);
+  const ctx: AppContext = { config, db, log, limits: createRateLimits(config), events };
   await bootstrapAdmin(ctx);
   const app = await createApp(ctx);
   const server: Server = createServer(app.express);
+  app.attach(server);
+  const dispatcher: WebhookDispatcher | undefined = options.webhooks
+    ? startWebhookDispatcher(ctx)
+    : undefined;
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -110,9 +131,11 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     graphql: (query, variables = {}, options = {}) =>
       request('POST', '/graphql', { ...options, body: { query, variables } }),
     close: async () => {
+      await dispatcher?.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await app.close();
+      await events.close();
       await db.close();
     },
   };
