@@ -3,7 +3,7 @@
 // per-request DataLoaders, and only ever show channels the caller belongs to.
 import type { IResolvers } from '@graphql-tools/utils';
 import type { GraphQLContext } from '../../platform/graphql/graphql-context.js';
-import { args, callerOf } from '../../platform/graphql/resolver-helpers.js';
+import { args, callerOf, withoutNulls } from '../../platform/graphql/resolver-helpers.js';
 import { MessageIdParam, type MessageOutput } from '../messages/messages.schemas.js';
 import { userLoader } from '../users/user-loader.js';
 import { channelMembersLoader, loadChannels } from './channel-loader.js';
@@ -19,11 +19,6 @@ type Args = Record<string, unknown>;
 
 function channelId(raw: unknown): string {
   return args(schemas.ChannelIdParam, { channel_id: raw }).channel_id;
-}
-
-/** GraphQL passes an omitted optional argument as absent but a written `null` as null: both mean "default". */
-function withoutNulls(raw: Args): Args {
-  return Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== null));
 }
 
 export const channelsResolvers: IResolvers<unknown, GraphQLContext> = {

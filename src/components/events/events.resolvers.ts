@@ -1,5 +1,34 @@
-// STUB (to be written): GraphQL ping and notifications.
+// GraphQL fields of events, each calling the same use case as its REST route (events.rest.ts):
+//   Query.notifications       GET  /v1/notifications
+//   Mutation.pingMessage      POST /v1/messages/{message_id}/ping
 import type { IResolvers } from '@graphql-tools/utils';
 import type { GraphQLContext } from '../../platform/graphql/graphql-context.js';
+import { args, callerOf, withoutNulls } from '../../platform/graphql/resolver-helpers.js';
+import { MessageIdParam } from '../messages/messages.schemas.js';
+import { NotificationsQuery, PingRequest } from './events.schemas.js';
+import { pingMessage } from './ping-message.js';
+import { readNotifications } from './read-notifications.js';
 
-export const eventsResolvers: IResolvers<unknown, GraphQLContext> = {};
+type Args = Record<string, unknown>;
+
+export const eventsResolvers: IResolvers<unknown, GraphQLContext> = {
+  Query: {
+    notifications: (_: unknown, raw: Args, context: GraphQLContext) =>
+      readNotifications(
+        context.app,
+        callerOf(context),
+        args(NotificationsQuery, { since: raw.since ?? undefined, limit: raw.limit ?? undefined }),
+      ),
+  },
+  Mutation: {
+    pingMessage: (_: unknown, raw: Args, context: GraphQLContext) => {
+      const { message_id } = args(MessageIdParam, { message_id: raw.message_id });
+      return pingMessage(
+        context.app,
+        callerOf(context),
+        message_id,
+        args(PingRequest, { recipients: withoutNulls(raw.recipients) }),
+      );
+    },
+  },
+};

@@ -1,12 +1,20 @@
 // POST /v1/messages: one message, {messages: [...]}, or a raw array. Each item succeeds or fails on
 // its own (MessageCreateResult); in a multi-message input each item after the first is a reply to
 // the previous successful one. Everything is checked first in one read, then all successful items
-// are written in one transaction of UNWIND queries, together with the idempotency record.
+// are written in one transaction of UNWIND queries, together with the idempotency record and the
+// notifications: `sent` to each recipient (unless notify is false) and `channels` to the members of
+// the channels a message is posted into, one per user batching the messages of this post.
 import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import { newShortId } from '../../platform/auth/secrets.js';
 import type { AppContext } from '../../platform/context.js';
 import { constraintClash } from '../../platform/neo4j/unique-ids.js';
+import {
+  groupByUser,
+  planChannelNotifications,
+  publishCommitted,
+  recordNotifications,
+} from '../events/outbox.js';
 import {
   ParentVanished,
   createMessages,
@@ -24,6 +32,7 @@ import {
   type ItemError,
   type MessageCreateResult,
 } from './messages.schemas.js';
+import type { StoredNotification } from '../events/notification-event.js';
 import { parseRecipient } from './recipients.js';
 
 /** The three body forms, as a list of raw items. */
@@ -55,7 +64,9 @@ export async function postMessages(
   }
   for (let attempt = 0; ; attempt++) {
     try {
-      return await attemptPost(ctx, caller, rawItems, key, kind);
+      const { results, notifications } = await attemptPost(ctx, caller, rawItems, key, kind);
+      await publishCommitted(ctx, notifications);
+      return results;
     } catch (error) {
       if (key && constraintClash(error) === 'key') {
         // The same key raced in from another request, which won: answer what it answered.
@@ -76,7 +87,7 @@ async function attemptPost(
   rawItems: unknown[],
   key: string | null,
   kind: PostKind,
-): Promise<MessageCreateResult[]> {
+): Promise<{ results: MessageCreateResult[]; notifications: StoredNotification[] }> {
   const checked: Checked[] = rawItems.map((raw, index) => {
     const parsed = ITEM_SCHEMAS[kind].safeParse(raw);
     if (parsed.success) return { index, input: parsed.data };
@@ -98,6 +109,7 @@ async function attemptPost(
   const base = Date.now();
   const items: NewMessage[] = [];
   const edges: NewMessageEdges = { replies: [], receivers: [], inclusions: [], attachments: [] };
+  const toNotify: { uid: string; message_id: string }[] = [];
   const outcome: ({ index: number; id: string } | { index: number; error: ItemError })[] = [];
   let previous: { id: string; root_id: string } | null = null;
   for (const item of checked) {
@@ -125,7 +137,10 @@ async function attemptPost(
       import_info_json: item.input.import_info ? JSON.stringify(item.input.import_info) : null,
     });
     if (parent) edges.replies.push({ parent_id: parent.id, child_id: id });
-    for (const r of planned.receivers) edges.receivers.push({ message_id: id, uid: r.uid, public: r.public });
+    for (const r of planned.receivers) {
+      edges.receivers.push({ message_id: id, uid: r.uid, public: r.public });
+      if (r.notify) toNotify.push({ uid: r.uid, message_id: id });
+    }
     for (const channelId of unique(item.input.channel_ids))
       edges.inclusions.push({ message_id: id, channel_id: channelId });
     item.input.files.forEach((file, position) =>
@@ -150,13 +165,18 @@ async function attemptPost(
         : { index: entry.index, ok: false as const, error: entry.error },
     );
     if (key) await saveIdempotentAnswer(tx, key, JSON.stringify(results));
-    return results;
+    const planned = [
+      ...groupByUser('sent', toNotify, caller.uid),
+      // A recipient who asked not to be notified is still not told through the channel.
+      ...(await planChannelNotifications(tx, caller.uid, edges.inclusions, edges.receivers)),
+    ];
+    return { results, notifications: await recordNotifications(tx, planned) };
   });
 }
 
 interface PlannedItem {
   parent: { id: string; root_id: string } | null;
-  receivers: { uid: string; public: boolean }[];
+  receivers: { uid: string; public: boolean; notify: boolean }[];
 }
 
 /** Checks one item against what exists; the first problem fails the item. */
@@ -170,12 +190,12 @@ function planItem(
     parent = refs.parents.get(input.parent_id) ?? null;
     if (!parent) return { error: { status: 404, code: 'message_not_found', detail: 'Message not found.' } };
   }
-  const receivers = new Map<string, { uid: string; public: boolean }>();
+  const receivers = new Map<string, { uid: string; public: boolean; notify: boolean }>();
   for (const recipient of input.recipients.map(parseRecipient)) {
     const uid = refs.users.get(recipient.key);
     if (!uid)
       return { error: { status: 404, code: 'user_not_found', detail: `No such user: ${recipient.value}.` } };
-    if (!receivers.has(uid)) receivers.set(uid, { uid, public: recipient.public });
+    if (!receivers.has(uid)) receivers.set(uid, { uid, public: recipient.public, notify: recipient.notify });
   }
   for (const channelId of input.channel_ids) {
     const channel = refs.channels.get(channelId);

@@ -2,10 +2,13 @@
 // with the deprecated propagation to its visible ancestors or its whole visible thread. Idempotent:
 // an existing edge keeps its first adder and its CC/BCC flag. Everything is checked and written in
 // one transaction (one UNWIND write), so an unknown user or an invisible message writes nothing.
+// Each newly added recipient gets one `added` notification batching every message newly shared with
+// it (unless notify is false), recorded in the same transaction and published after commit.
 import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
 import { AppError, messageNotFound } from '../../platform/errors.js';
+import { groupByUser, publishCommitted, recordNotifications } from '../events/outbox.js';
 import { parseRecipient } from '../messages/recipients.js';
 import type { RecipientInput } from '../messages/messages.schemas.js';
 import { mergeReceivers, resolveAddTargets } from './recipients-repository.js';
@@ -16,20 +19,6 @@ export interface AddRecipientsInput {
   message_ids?: string[] | undefined;
   recipients: RecipientInput[];
   propagation?: { strategy: PropagationStrategy } | undefined;
-}
-
-/** Who would hear about the new edges: one batched notification per recipient. */
-export interface RecipientNotification {
-  uid: string;
-  /** The messages this request newly shared with that recipient. */
-  message_ids: string[];
-  /** false: the adder asked for no notification; the publisher must skip it. */
-  notify: boolean;
-}
-
-export interface AddRecipientsOutcome {
-  response: AddRecipientsResponse;
-  notifications: RecipientNotification[];
 }
 
 /** message_id and message_ids together, each once, in the order given; 400 when there is none. */
@@ -47,13 +36,13 @@ export async function addRecipients(
   ctx: AppContext,
   caller: Caller,
   input: AddRecipientsInput,
-): Promise<AddRecipientsOutcome> {
+): Promise<AddRecipientsResponse> {
   assertScope(caller, 'messages.write');
   const messageIds = namedMessageIds(input);
   if (input.recipients.length === 0) throw new AppError('missing_field', 'The field recipients is required.');
   const refs = input.recipients.map(parseRecipient);
 
-  return ctx.db.inWrite(async (tx) => {
+  const { response, notifications } = await ctx.db.inWrite(async (tx) => {
     const targets = await resolveAddTargets(tx, caller.uid, {
       message_ids: messageIds,
       strategy: input.propagation?.strategy ?? 'NONE',
@@ -86,32 +75,15 @@ export async function addRecipients(
     added.sort((a, b) => order(a) - order(b));
     unchanged.sort((a, b) => order(a) - order(b));
 
+    // The first mention of a user decides whether it is told; the adder is never told.
+    const told = added.filter((change) => wanted.get(change.uid)?.notify !== false);
     return {
       response: { message_ids: affected, added, unchanged },
-      notifications: notificationsFor(caller, added, wanted),
+      notifications: await recordNotifications(tx, groupByUser('added', told, caller.uid)),
     };
   });
-}
-
-/**
- * The notifications issue publishes these ("added" events) after commit; until then the routes drop
- * them. One per recipient, batching every message newly shared with it; nobody is told of their own add.
- */
-function notificationsFor(
-  caller: Caller,
-  added: RecipientChange[],
-  wanted: Map<string, { notify: boolean }>,
-): RecipientNotification[] {
-  const byUid = new Map<string, string[]>();
-  for (const { message_id, uid } of added) {
-    if (uid === caller.uid) continue;
-    byUid.set(uid, [...(byUid.get(uid) ?? []), message_id]);
-  }
-  return [...byUid].map(([uid, message_ids]) => ({
-    uid,
-    message_ids,
-    notify: wanted.get(uid)?.notify ?? true,
-  }));
+  await publishCommitted(ctx, notifications);
+  return response;
 }
 
 function unique<T>(values: T[]): T[] {

@@ -3,31 +3,18 @@
 //   Mutation.removeRecipients   DELETE /v1/recipients/remove
 import type { IResolvers } from '@graphql-tools/utils';
 import type { GraphQLContext } from '../../platform/graphql/graphql-context.js';
-import { args, callerOf } from '../../platform/graphql/resolver-helpers.js';
+import { args, callerOf, withoutNulls } from '../../platform/graphql/resolver-helpers.js';
 import { addRecipients } from './add-recipients.js';
 import { AddRecipientsBody, RemoveRecipientsBody } from './recipients.schemas.js';
 import { removeRecipients } from './remove-recipients.js';
 
 type Args = Record<string, unknown>;
 
-/** GraphQL hands absent input fields as null where the REST schemas expect them left out. */
-function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNulls);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value)
-        .filter(([, v]) => v !== null)
-        .map(([k, v]) => [k, withoutNulls(v)]),
-    );
-  }
-  return value;
-}
-
 export const recipientsResolvers: IResolvers<unknown, GraphQLContext> = {
   Mutation: {
     addRecipients: async (_: unknown, raw: Args, context: GraphQLContext) => {
       const input = args(AddRecipientsBody, withoutNulls(raw.input));
-      return (await addRecipients(context.app, callerOf(context), input)).response;
+      return addRecipients(context.app, callerOf(context), input);
     },
     removeRecipients: (_: unknown, raw: Args, context: GraphQLContext) =>
       removeRecipients(context.app, callerOf(context), args(RemoveRecipientsBody, withoutNulls(raw.input))),

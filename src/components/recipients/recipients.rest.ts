@@ -40,7 +40,7 @@ export function mountRecipientRoutes(routes: RouteTable, ctx: AppContext): void 
       404: '`message_not_found`: a named message is missing or not visible to you; `user_not_found`: an unknown recipient.',
       422: 'Malformed ids, recipients or strategy.',
     },
-    handler: async ({ caller, body }) => (await addRecipients(ctx, caller, body)).response,
+    handler: async ({ caller, body }) => addRecipients(ctx, caller, body),
   });
 
   routes.add({

@@ -17,3 +17,16 @@ export function callerOf(context: GraphQLContext): Caller {
 export async function limitAuth(context: GraphQLContext): Promise<void> {
   await context.app.limits.authByAddress.consume(context.ip);
 }
+
+/** GraphQL hands absent input fields as null where the REST schemas expect them left out. */
+export function withoutNulls<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutNulls) as T;
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== null)
+        .map(([k, v]) => [k, withoutNulls(v)]),
+    ) as T;
+  }
+  return value;
+}

@@ -1,6 +1,8 @@
 // Cypher lives in cypher/<area>/<name>.cypher, one query per file; this loads a file once and keeps
 // it. A query may use a shared fragment from cypher/fragments/ as {{name(var)}}: the fragment's
-// `__m` becomes `var`. This is how the one visibility rule reaches every query.
+// `__m` becomes `var`. This is how the one visibility rule reaches every query. {{name(var, who)}}
+// also replaces the fragment's $viewer_uid parameter with the variable `who`, for queries that
+// judge visibility for many users at once (the notification outbox).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../paths.js';
@@ -14,8 +16,12 @@ function readCypherFile(relative: string): string {
 }
 
 function expandFragments(text: string): string {
-  return text.replace(/\{\{([a-z_]+)\((\w+)\)\}\}/g, (_match, name: string, variable: string) =>
-    readCypherFile(`fragments/${name.replace(/_/g, '-')}`).replace(/__m\b/g, variable),
+  return text.replace(
+    /\{\{([a-z_]+)\((\w+)(?:,\s*(\w+))?\)\}\}/g,
+    (_match, name: string, variable: string, viewer: string | undefined) => {
+      const fragment = readCypherFile(`fragments/${name.replace(/_/g, '-')}`).replace(/__m\b/g, variable);
+      return viewer ? fragment.replace(/\$viewer_uid\b/g, viewer) : fragment;
+    },
   );
 }
 

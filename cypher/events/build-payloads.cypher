@@ -1,0 +1,33 @@
+// The content of each planned notification, judged for its recipient: the messages they can see
+// (in the order planned; their own messages left out except for pings, since nobody is told about
+// what they wrote themselves) and up to 10 ancestors of the first one that they can see, root
+// first. parent_id is null where the recipient cannot see the parent. Items left with no message
+// return nothing and are not recorded.
+UNWIND $items AS item
+WITH item, item.uid AS viewer_uid
+MATCH (viewer:User {uid: viewer_uid})
+CALL (item, viewer_uid) {
+  UNWIND range(0, size(item.message_ids) - 1) AS position
+  MATCH (m:Message {id: item.message_ids[position]})
+  WHERE {{can_see(m, viewer_uid)}} AND (item.type = 'ping' OR m.author_uid <> viewer_uid)
+  MATCH (author:User {uid: m.author_uid})
+  OPTIONAL MATCH (parent:Message {id: m.parent_id})
+  WHERE {{can_see(parent, viewer_uid)}}
+  WITH position, m, author, parent ORDER BY position
+  RETURN collect({id: m.id, content: m.content, parent_id: parent.id,
+                  author: {uid: author.uid, user_tag: author.user_tag}}) AS messages,
+         collect(m)[0] AS first
+}
+WITH item, viewer_uid, messages, first WHERE size(messages) > 0
+CALL (item, viewer_uid, first) {
+  OPTIONAL MATCH path = (ancestor:Message)-[:REPLY*1..10]->(first)
+  WITH ancestor, length(path) AS distance
+  WHERE ancestor IS NOT NULL AND NOT ancestor.id IN item.message_ids AND {{can_see(ancestor, viewer_uid)}}
+  MATCH (author:User {uid: ancestor.author_uid})
+  OPTIONAL MATCH (parent:Message {id: ancestor.parent_id})
+  WHERE {{can_see(parent, viewer_uid)}}
+  WITH ancestor, author, parent, distance ORDER BY distance DESC
+  RETURN collect({id: ancestor.id, content: ancestor.content, parent_id: parent.id,
+                  author: {uid: author.uid, user_tag: author.user_tag}}) AS context
+}
+RETURN item.key AS key, messages, context
