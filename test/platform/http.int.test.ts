@@ -108,6 +108,9 @@ const ROUTES = [
   'POST /v1/messages/import/quote',
   'POST /v1/files/upload',
   'GET /v1/files/{file_id}',
+  // events/events.rest.ts
+  'POST /v1/messages/{message_id}/ping',
+  'GET /v1/notifications',
 ];
 
 /** Sample values for path parameters, so that each listed route can be called. */
