@@ -20,6 +20,7 @@ import { readCredentials } from '../http/credentials.js';
 import { sessionCookies } from '../http/session-cookies.js';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
+import { databaseUnavailable } from '../neo4j/database-unavailable.js';
 import { PROJECT_ROOT } from '../paths.js';
 import type { GraphQLContext } from './graphql-context.js';
 
@@ -64,9 +65,13 @@ export async function createGraphQLMiddleware(
       ApolloServerPluginLandingPageDisabled(),
     ],
     includeStacktraceInErrorResponses: false,
+    // The schema is public (schema/*.graphql) and GraphiQL needs it for docs and completion, so
+    // introspection stays on even with NODE_ENV=production, where Apollo would turn it off.
+    introspection: true,
     parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens },
     formatError: (formatted, error) => {
-      const original = unwrapResolverError(error);
+      const unwrapped = unwrapResolverError(error);
+      const original = databaseUnavailable(unwrapped) ?? unwrapped;
       if (original instanceof AppError) {
         const body = original.toBody();
         return {
