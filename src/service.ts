@@ -21,7 +21,19 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-export async function runService(config: Config, log: Logger): Promise<RunningService> {
+export interface ServiceOptions {
+  /**
+   * Called when the service cannot go on (its embedded Neo4j died). The process entry exits so that
+   * a supervisor restarts it; Neo4j recovers its store from the transaction log on the next start.
+   */
+  onFatal?: (reason: string) => void;
+}
+
+export async function runService(
+  config: Config,
+  log: Logger,
+  options: ServiceOptions = {},
+): Promise<RunningService> {
   let embedded: EmbeddedNeo4j | undefined;
   let target: Neo4jTarget;
   if (config.neo4j.uri) {
@@ -38,6 +50,8 @@ export async function runService(config: Config, log: Logger): Promise<RunningSe
       heap: config.neo4j.embeddedHeap,
       pageCache: config.neo4j.embeddedPageCache,
       log,
+      onUnexpectedExit: (code, signal) =>
+        options.onFatal?.(`embedded Neo4j exited unexpectedly (code ${code}, signal ${signal})`),
     });
     target = embedded.target;
   }

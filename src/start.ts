@@ -15,7 +15,12 @@ async function main(): Promise<void> {
     throw error;
   }
   const log = createLogger(config.logLevel);
-  const service = await runService(config, log);
+  const service = await runService(config, log, {
+    onFatal: (reason) => {
+      log.fatal(reason);
+      process.exit(1);
+    },
+  });
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;

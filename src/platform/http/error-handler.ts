@@ -1,9 +1,10 @@
 // The last middleware: every failure leaves as {"detail", "code"}. Body parser failures are the
-// client's (400 malformed JSON, 413 too large); anything unexpected is logged and answered 500
-// without internals.
+// client's (400 malformed JSON, 413 too large); a database outage is 503 with Retry-After; anything
+// unexpected is logged and answered 500 without internals.
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { databaseUnavailable } from '../neo4j/database-unavailable.js';
 
 interface BodyParserError {
   type?: string;
@@ -26,6 +27,8 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
 
 function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  const outage = databaseUnavailable(error);
+  if (outage) return outage;
   const parserError = error as BodyParserError;
   switch (parserError.type) {
     case 'entity.parse.failed':

@@ -22,6 +22,8 @@ export interface EmbeddedOptions {
   pageCache: string;
   log: Logger;
   startTimeoutMs?: number;
+  /** Called when Neo4j exits on its own after it was up (killed, crashed); not on stop(). */
+  onUnexpectedExit?: (code: number | null, signal: NodeJS.Signals | null) => void;
 }
 
 export interface EmbeddedNeo4j {
@@ -88,9 +90,16 @@ export async function startEmbeddedNeo4j(options: EmbeddedOptions): Promise<Embe
   );
   await waitUntilReady(child, options);
   options.log.info({ port: options.port }, 'embedded Neo4j is up');
+  let stopping = false;
+  child.once('exit', (code, signal) => {
+    if (!stopping) options.onUnexpectedExit?.(code, signal);
+  });
   return {
     target: { uri: `bolt://127.0.0.1:${options.port}`, user: 'neo4j', password, database: undefined },
-    stop: () => stopChild(child),
+    stop: () => {
+      stopping = true;
+      return stopChild(child);
+    },
   };
 }
 
