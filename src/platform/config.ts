@@ -41,6 +41,15 @@ const EnvSchema = z.object({
   SKEIN_TRUST_PROXY: booleanFlag.default(false),
   SKEIN_WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
   SKEIN_MAX_UPLOAD_BYTES: positiveInt.default(25 * 1024 * 1024),
+  SKEIN_MAIL_TRANSPORT: z.enum(['log', 'smtp']).default('log'),
+  SKEIN_SMS_TRANSPORT: z.enum(['log']).default('log'),
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  SKEIN_MAIL_FROM: z.string().min(3).default('Skein <no-reply@skein.invalid>'),
+  SKEIN_CODE_TTL_SECONDS: positiveInt.default(600),
+  SKEIN_VERIFICATION_REQUESTS_PER_HOUR: positiveInt.default(10),
+  SKEIN_CODE_FAILURES_PER_15_MIN: positiveInt.default(10),
+  SKEIN_WS_HEARTBEAT_SECONDS: positiveInt.default(30),
+  SKEIN_WS_MAX_BUFFERED_BYTES: positiveInt.default(1024 * 1024),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -70,6 +79,28 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** Largest file POST /v1/files/upload accepts, in bytes; beyond it the answer is 413. */
   maxUploadBytes: number;
+  /** How verification and password-reset codes leave the service (`log`: the outbox file). */
+  messaging: {
+    mailTransport: 'log' | 'smtp';
+    smsTransport: 'log';
+    smtpUrl: string | undefined;
+    mailFrom: string;
+  };
+  /** Codes and endpoint challenges: lifetime, and the limits on asking for and guessing them. */
+  verification: {
+    codeTtlSeconds: number;
+    /** Challenge requests per account and per target address (email, phone, URL, reset target) per hour. */
+    requestsPerHour: number;
+    /** Wrong codes per account per 15 minutes, across all of its challenges. */
+    codeFailuresPer15Min: number;
+  };
+  /** Live delivery (WebSocket and subscriptions). */
+  realtime: {
+    /** Seconds between server pings; a socket that has not answered the previous one is cut. */
+    heartbeatSeconds: number;
+    /** Bytes a socket may hold unsent before its client counts as a slow consumer and is closed. */
+    maxBufferedBytes: number;
+  };
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
 }
 
@@ -88,6 +119,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   if ((e.SKEIN_ADMIN_TAG === undefined) !== (e.SKEIN_ADMIN_PASSWORD === undefined)) {
     throw new ConfigError('invalid configuration: SKEIN_ADMIN_TAG and SKEIN_ADMIN_PASSWORD go together');
+  }
+  if (e.SKEIN_MAIL_TRANSPORT === 'smtp' && e.SMTP_URL === undefined) {
+    throw new ConfigError('invalid configuration: SMTP_URL is required with SKEIN_MAIL_TRANSPORT=smtp');
   }
   if (e.NEO4J_URI && e.NEO4J_PASSWORD === undefined) {
     throw new ConfigError('invalid configuration: NEO4J_PASSWORD is required with NEO4J_URI');
@@ -122,6 +156,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.SKEIN_TRUST_PROXY,
     webhookAllowPrivate: e.SKEIN_WEBHOOK_ALLOW_PRIVATE,
     maxUploadBytes: e.SKEIN_MAX_UPLOAD_BYTES,
+    messaging: {
+      mailTransport: e.SKEIN_MAIL_TRANSPORT,
+      smsTransport: e.SKEIN_SMS_TRANSPORT,
+      smtpUrl: e.SMTP_URL,
+      mailFrom: e.SKEIN_MAIL_FROM,
+    },
+    verification: {
+      codeTtlSeconds: e.SKEIN_CODE_TTL_SECONDS,
+      requestsPerHour: e.SKEIN_VERIFICATION_REQUESTS_PER_HOUR,
+      codeFailuresPer15Min: e.SKEIN_CODE_FAILURES_PER_15_MIN,
+    },
+    realtime: {
+      heartbeatSeconds: e.SKEIN_WS_HEARTBEAT_SECONDS,
+      maxBufferedBytes: e.SKEIN_WS_MAX_BUFFERED_BYTES,
+    },
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -74,6 +74,12 @@ export interface RateLimits {
   loginFailuresByAccount: Limiter;
   /** Wrong API key secrets per key id per 15 minutes. */
   keyFailuresById: Limiter;
+  /** Verification and password-reset challenges asked for, per account per hour. */
+  challengeRequestsByAccount: Limiter;
+  /** Challenges asked for per target (an email, phone, endpoint URL or reset target) per hour. */
+  challengeRequestsByTarget: Limiter;
+  /** Wrong verification or reset codes per account per 15 minutes. */
+  codeFailuresByAccount: Limiter;
 }
 
 export function createRateLimits(config: Config): RateLimits {
@@ -81,5 +87,8 @@ export function createRateLimits(config: Config): RateLimits {
     authByAddress: new Limiter('auth-ip', config.rateLimits.authPerMinute, 60),
     loginFailuresByAccount: new Limiter('login-fail', config.rateLimits.loginFailuresPer15Min, 15 * 60),
     keyFailuresById: new Limiter('key-fail', config.rateLimits.loginFailuresPer15Min, 15 * 60),
+    challengeRequestsByAccount: new Limiter('challenge-acct', config.verification.requestsPerHour, 3600),
+    challengeRequestsByTarget: new Limiter('challenge-target', config.verification.requestsPerHour, 3600),
+    codeFailuresByAccount: new Limiter('code-fail', config.verification.codeFailuresPer15Min, 15 * 60),
   };
 }

@@ -1,0 +1,51 @@
+// Endpoint verification against private targets with SKEIN_WEBHOOK_ALLOW_PRIVATE unset (the
+// default): the nonce is never sent to loopback or private addresses, and the answer is 400.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { registerUser } from '../support/factories.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import { freshDataDir, startEchoReceiver, type EchoReceiver } from './contact-helpers.js';
+
+let api: TestServer;
+let target: EchoReceiver;
+beforeAll(async () => {
+  api = await startTestServer({ SKEIN_DATA_DIR: freshDataDir(), SKEIN_WEBHOOK_ALLOW_PRIVATE: 'false' });
+  target = await startEchoReceiver('json');
+});
+afterAll(async () => {
+  await target.close();
+  await api.close();
+});
+
+describe('POST /v1/auth/contacts/endpoint/verify without private targets', () => {
+  it('when the URL points at loopback (by address or by name), then 400 invalid_endpoint and nothing reaches it', async () => {
+    const user = await registerUser(api);
+    const port = new URL(target.url).port;
+    // Only loopback forms: a private-range target is refused by the same check, and this machine must
+    // not send a packet toward one should that check ever break.
+    const urls = [
+      target.url,
+      `http://localhost:${port}/hook`,
+      `http://[::1]:${port}/hook`,
+      `http://0.0.0.0:${port}/hook`,
+    ];
+    for (const url of urls) {
+      const asked = await api.request('POST', '/v1/auth/contacts/endpoint/request', {
+        token: user.token,
+        body: { url },
+      });
+      expect({ url, status: asked.status }).toEqual({ url, status: 200 });
+      const res = await api.request('POST', '/v1/auth/contacts/endpoint/verify', {
+        token: user.token,
+        body: { url },
+      });
+      expect({ url, status: res.status, body: res.body }).toEqual({
+        url,
+        status: 400,
+        body: { code: 'invalid_endpoint', detail: expect.any(String) },
+      });
+    }
+    expect(target.requests).toEqual([]);
+    const me = await api.request<{ contacts: unknown[] }>('GET', '/v1/users/me', { token: user.token });
+    expect(me.body.contacts).toEqual([]);
+  });
+});
