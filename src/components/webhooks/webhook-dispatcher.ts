@@ -1,10 +1,153 @@
-// STUB (to be written): sends due webhook deliveries.
+// Sends due webhook deliveries. Every running service has one; the deliveries live in Neo4j, so
+// several instances share the work and a restarted one resumes it.
+//
+// It wakes when notifications are published (this instance's or, through Redis, any instance's) and
+// polls for deliveries that became due (retries). Each attempt is claimed first: a lease on the
+// delivery, taken in a write transaction that re-checks the delivery under its write lock, so two
+// instances never send the same attempt. The lease outlives the request's time-out; if the holder
+// dies mid-send, the lease runs out and someone sends again with the same webhook-id (delivery is
+// at-least-once, and receivers deduplicate by webhook-id).
+import { randomBytes, randomUUID } from 'node:crypto';
+import os from 'node:os';
 import type { AppContext } from '../../platform/context.js';
+import { decideOutcome } from './delivery-policy.js';
+import { WEBHOOK_TIMEOUT_MS, sendWebhook } from './send-webhook.js';
+import { claimDueDeliveries, recordAttempt, type ClaimedDelivery } from './webhooks-repository.js';
 
 export interface WebhookDispatcher {
+  /** Stops claiming, waits for the attempts in flight to finish and be recorded, leaves no timers. */
   stop(): Promise<void>;
 }
 
-export function startWebhookDispatcher(_ctx: AppContext): WebhookDispatcher {
-  return { stop: () => Promise.resolve() };
+export interface WebhookDispatcherOptions {
+  /** How often to look for deliveries that became due (retries). Default 1 s. */
+  pollMs?: number;
+  /** How long a claim holds a delivery; must outlast the request time-out. Default 60 s. */
+  leaseMs?: number;
+  /** Attempts in flight at once in this instance. Default 32. */
+  maxInFlight?: number;
+  /** Time-out of one request. Default 15 s (the contract's). */
+  timeoutMs?: number;
+  /** Names this instance in leases (for operators reading the graph). */
+  owner?: string;
+  /** Jitter source, for tests. */
+  random?: () => number;
+}
+
+export function startWebhookDispatcher(
+  ctx: AppContext,
+  options: WebhookDispatcherOptions = {},
+): WebhookDispatcher {
+  const pollMs = options.pollMs ?? 1_000;
+  const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+  const leaseMs = Math.max(options.leaseMs ?? 60_000, timeoutMs + 5_000);
+  const maxInFlight = options.maxInFlight ?? 32;
+  const owner = options.owner ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const random = options.random ?? Math.random;
+  const log = ctx.log.child({ component: 'webhooks', owner });
+
+  let stopped = false;
+  let claiming: Promise<void> | null = null;
+  /** A wake-up came during a claim, or the last claim was full: claim again when it ends. */
+  let again = false;
+  const inFlight = new Set<Promise<void>>();
+
+  const wake = (): void => {
+    if (stopped) return;
+    if (claiming) {
+      again = true;
+      return;
+    }
+    again = false;
+    claiming = claimAndSend()
+      .catch((error: unknown) => log.warn({ err: error }, 'Claiming webhook deliveries failed'))
+      .finally(() => {
+        claiming = null;
+        if (again) wake();
+      });
+  };
+
+  const claimAndSend = async (): Promise<void> => {
+    const room = maxInFlight - inFlight.size;
+    if (room <= 0) return;
+    const claimed = await claimDueDeliveries(ctx.db, {
+      owner,
+      leaseToken: randomUUID(),
+      limit: room,
+      leaseMs,
+    });
+    for (const delivery of claimed) {
+      const sending: Promise<void> = attempt(delivery)
+        .catch((error: unknown) =>
+          // The lease runs out and the attempt is made again: at-least-once, never lost.
+          log.error({ err: error, webhook_id: delivery.webhook_id }, 'Recording a webhook attempt failed'),
+        )
+        .finally(() => {
+          inFlight.delete(sending);
+          // A full claim may have left due deliveries behind; freed room takes the next ones.
+          if (claimed.length === room) wake();
+        });
+      inFlight.add(sending);
+    }
+    if (claimed.length === room) again = true;
+  };
+
+  const attempt = async (delivery: ClaimedDelivery): Promise<void> => {
+    const startedAt = new Date();
+    const number = delivery.attempts + 1;
+    const result = await sendWebhook(
+      {
+        webhookId: delivery.webhook_id,
+        url: delivery.url,
+        secret: delivery.secret,
+        payload: delivery.payload,
+      },
+      { allowPrivate: ctx.config.webhookAllowPrivate, timeoutMs },
+    );
+    const now = new Date();
+    const outcome = decideOutcome(number, result, now, random);
+    const kept = await recordAttempt(ctx.db, {
+      webhook_id: delivery.webhook_id,
+      uid: delivery.uid,
+      url: delivery.url,
+      lease_token: delivery.lease_token,
+      claimed_at: delivery.claimed_at,
+      state: outcome.state,
+      status: outcome.status,
+      error: outcome.error,
+      delay_ms: outcome.state === 'pending' ? outcome.delayMs : 0,
+      entry: {
+        attempt: number,
+        at: startedAt.toISOString(),
+        url: delivery.url,
+        status: outcome.status,
+        error: outcome.error,
+        duration_ms: now.getTime() - startedAt.getTime(),
+      },
+    });
+    if (!kept) {
+      log.warn({ webhook_id: delivery.webhook_id }, 'Webhook lease ran out before the attempt was recorded');
+    } else if (outcome.state !== 'delivered') {
+      log.info(
+        { webhook_id: delivery.webhook_id, attempt: number, state: outcome.state, status: outcome.status },
+        'Webhook attempt failed',
+      );
+    }
+  };
+
+  const unsubscribe = ctx.events.subscribeAll(() => wake());
+  const timer = setInterval(wake, pollMs);
+  // Never the reason a process stays alive; stop() clears it anyway.
+  timer.unref();
+  wake();
+
+  return {
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      unsubscribe();
+      await claiming;
+      await Promise.allSettled([...inFlight]);
+    },
+  };
 }

@@ -1,0 +1,24 @@
+// Second half of claiming, in the same transaction: under the write lock, keeps only deliveries that
+// are still due and unleased, and leases them to this claimer. Each attempt goes to the user's
+// current endpoint contact (URL and secret read now, so a re-verified endpoint is used at once); a
+// delivery whose user no longer has an enabled, verified endpoint is marked disabled instead.
+UNWIND $webhook_ids AS webhook_id
+MATCH (d:Delivery {webhook_id: webhook_id})
+REMOVE d.claim_lock
+WITH d
+WHERE d.state = 'pending' AND d.next_attempt_at <= datetime()
+  AND (d.lease_until IS NULL OR d.lease_until <= datetime())
+OPTIONAL MATCH (:User {uid: d.uid})-[:HAS_CONTACT]->(c:Contact {kind: 'endpoint'})
+WHERE c.verified_at IS NOT NULL AND c.disabled_at IS NULL
+WITH d, c ORDER BY c.verified_at DESC
+WITH d, collect(c)[0] AS c
+SET d.state = CASE WHEN c IS NULL THEN 'disabled' ELSE d.state END,
+    d.next_attempt_at = CASE WHEN c IS NULL THEN null ELSE d.next_attempt_at END,
+    d.last_error = CASE WHEN c IS NULL THEN 'The endpoint contact is gone or turned off.' ELSE d.last_error END,
+    d.url = coalesce(c.value, d.url),
+    d.lease_token = CASE WHEN c IS NULL THEN null ELSE $lease_token END,
+    d.lease_owner = CASE WHEN c IS NULL THEN null ELSE $owner END,
+    d.lease_until = CASE WHEN c IS NULL THEN null ELSE datetime() + duration({milliseconds: $lease_ms}) END
+WITH d, c
+WHERE c IS NOT NULL
+RETURN d {.webhook_id, .uid, .url, .payload, .attempts} AS delivery, c.secret AS secret, datetime() AS claimed_at
