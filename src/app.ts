@@ -47,6 +47,7 @@ import { buildSchema, createGraphQLMiddleware } from './platform/graphql/graphql
 import { errorHandler, notFoundHandler } from './platform/http/error-handler.js';
 import { mountHealthRoutes } from './platform/http/health.rest.js';
 import { RouteTable, type Authenticator } from './platform/http/route-table.js';
+import { redactUrl } from './platform/logger.js';
 import { createOpenApiRegistry } from './platform/openapi.js';
 
 export interface App {
@@ -63,7 +64,13 @@ export async function createApp(ctx: AppContext): Promise<App> {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', ctx.config.trustProxy);
-  app.use(pinoHttp({ logger: ctx.log, autoLogging: { ignore: (req) => req.url === '/healthz' } }));
+  app.use(
+    pinoHttp({
+      logger: ctx.log,
+      autoLogging: { ignore: (req) => req.url === '/healthz' },
+      serializers: { req: (req: { url?: string }) => ({ ...req, url: redactUrl(req.url) }) },
+    }),
+  );
   app.use((req, res, next) => {
     const correlationId = req.get('x-correlation-id');
     if (correlationId && /^[\w.:-]{1,128}$/.test(correlationId)) res.set('X-Correlation-Id', correlationId);

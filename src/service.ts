@@ -75,8 +75,10 @@ export async function runService(
       ctx,
       stop: async () => {
         await webhooks.stop();
-        await closeServer(server);
+        // Open WebSockets hold the HTTP server open, so the app closes them while the server drains.
+        const drained = closeServer(server);
         await app.close();
+        await drained;
         await events.close();
         await db.close();
         await embedded?.stop();

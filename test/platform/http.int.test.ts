@@ -111,6 +111,18 @@ const ROUTES = [
   // events/events.rest.ts
   'POST /v1/messages/{message_id}/ping',
   'GET /v1/notifications',
+  'GET /v1/ws/v1',
+  // contacts/contacts.rest.ts
+  'POST /v1/auth/contacts/email/request',
+  'POST /v1/auth/contacts/email/verify',
+  'POST /v1/auth/contacts/phone/request',
+  'POST /v1/auth/contacts/phone/verify',
+  'POST /v1/auth/contacts/endpoint/request',
+  'POST /v1/auth/contacts/endpoint/verify',
+  'POST /v1/auth/password/reset/request',
+  'POST /v1/auth/password/reset',
+  // webhooks/webhooks.rest.ts
+  'GET /v1/managed/users/{uid}/deliveries',
 ];
 
 /** Sample values for path parameters, so that each listed route can be called. */

@@ -133,8 +133,10 @@ export async function startTestServer(
     close: async () => {
       await dispatcher?.stop();
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Open WebSockets hold the server open until the app closes them.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       await app.close();
+      await closed;
       await events.close();
       await db.close();
     },

@@ -1,9 +1,13 @@
 // /v1 event routes:
 //   POST /v1/messages/{message_id}/ping   notify users who can already see a message (type "ping")
 //   GET  /v1/notifications                 the caller's notifications after a sequence number
-// The WebSocket (/v1/ws/v1) and webhooks deliver the same notifications as they happen.
+//   GET  /v1/ws/v1                         documents the WebSocket; a plain GET answers 426
+// The WebSocket (realtime-server.ts, which takes the upgrade before Express sees it) and webhooks
+// deliver the same notifications as they happen.
 import type { AppContext } from '../../platform/context.js';
+import { AppError } from '../../platform/errors.js';
 import type { RouteTable } from '../../platform/http/route-table.js';
+import { z } from '../../platform/openapi.js';
 import { MessageIdParam } from '../messages/messages.schemas.js';
 import { NotificationPage, NotificationsQuery, PingRequest, PingResponse } from './events.schemas.js';
 import { pingMessage } from './ping-message.js';
@@ -52,5 +56,33 @@ export function mountEventRoutes(routes: RouteTable, ctx: AppContext): void {
     response: NotificationPage,
     errors: { 403: 'messages.read missing.', 422: 'since or limit out of range.' },
     handler: ({ caller, query }) => readNotifications(ctx, caller, query),
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/v1/ws/v1',
+    tag: TAG,
+    summary: 'Live notifications (WebSocket)',
+    description:
+      'A WebSocket upgrade (RFC 6455); a plain GET answers 426. Credentials: `Authorization: Bearer <token>`, ' +
+      '`?access_token=<token>`, `x-api-key`, or the `svc_session` cookie (cookies only from this origin); ' +
+      '`realtime.connect` is required. Server frames: first `{"type": "ready", "uid", "seq"}` (your latest ' +
+      'notification number), then `{"type": "notification", "seq", "event": <NotificationEvent>}` in seq order; ' +
+      'send `{"type": "ping"}` to get `{"type": "pong"}`; anything else gets `{"type": "error", "code", "detail"}`. ' +
+      'Connect with `?since=<seq>` to first replay every notification after that number (from the outbox), with ' +
+      'no gap and no repeat before live ones. Refusals complete the upgrade, send an error frame and close with ' +
+      '4401 (not authenticated, or the session ended: checked again at every heartbeat), 4403 (no ' +
+      'realtime.connect, or a cookie from another site), 4400 (bad since); 4008 closes a slow consumer (reconnect ' +
+      'with since), 1013 a database outage, 1001 a shutdown. The server pings every SKEIN_WS_HEARTBEAT_SECONDS ' +
+      '(default 30) and cuts sockets that do not answer. GraphQL subscriptions (`notifications(since)`) run over ' +
+      'graphql-ws at /graphql with the same rules.',
+    auth: 'none',
+    response: z.object({}),
+    errors: { 426: '`upgrade_required`: this path only speaks WebSocket.' },
+    handler: () => {
+      throw new AppError('upgrade_required', 'This path only accepts WebSocket upgrades.', {
+        headers: { Upgrade: 'websocket', Connection: 'Upgrade' },
+      });
+    },
   });
 }

@@ -1,5 +1,25 @@
-// STUB (to be written): GraphQL subscriptions over graphql-ws.
+// Subscription.notifications(since) — the caller's notifications over graphql-ws on /graphql (see
+// realtime-graphql.ts for the socket, realtime-feed.ts for the replay-then-live order). The same
+// feed as GET /v1/ws/v1; needs realtime.connect.
 import type { IResolvers } from '@graphql-tools/utils';
+import { z } from 'zod';
 import type { GraphQLContext } from '../../platform/graphql/graphql-context.js';
+import { args, callerOf } from '../../platform/graphql/resolver-helpers.js';
+import type { StoredNotification } from './notification-event.js';
+import { followNotifications } from './realtime-feed.js';
 
-export const realtimeResolvers: IResolvers<unknown, GraphQLContext> = {};
+const NotificationsArgs = z.object({ since: z.number().int().min(0).nullish() });
+
+export const realtimeResolvers: IResolvers<unknown, GraphQLContext> = {
+  Subscription: {
+    notifications: {
+      subscribe: (_root: unknown, raw: unknown, context: GraphQLContext) => {
+        const { since } = args(NotificationsArgs, raw);
+        // A subscriber that reads slowly is not cut off: the feed re-reads from the outbox what it
+        // could not hold (realtime-graphql.ts bounds what the socket itself may hold).
+        return followNotifications(context.app, callerOf(context), { since: since ?? null });
+      },
+      resolve: (notification: StoredNotification) => notification,
+    },
+  },
+};

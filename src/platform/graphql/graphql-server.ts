@@ -32,6 +32,42 @@ export const GRAPHQL_LIMITS = {
   maxDirectives: 20,
 };
 
+/** The query limits, the same for HTTP and for subscriptions over graphql-ws. */
+export function createArmor(): ApolloArmor {
+  return new ApolloArmor({
+    maxDepth: { n: GRAPHQL_LIMITS.maxDepth },
+    costLimit: { maxCost: GRAPHQL_LIMITS.maxCost },
+    maxAliases: { n: GRAPHQL_LIMITS.maxAliases },
+    // Tokens are limited by graphql-js's own parser (parseOptions below): armor's token plugin parses
+    // outside Apollo's error handling and turned a too-long query into a 500.
+    maxTokens: { enabled: false },
+    maxDirectives: { n: GRAPHQL_LIMITS.maxDirectives },
+    blockFieldSuggestion: { enabled: true },
+  });
+}
+
+export interface GraphQLErrorShape {
+  message: string;
+  extensions: { code: string; status: number; detail?: unknown };
+}
+
+/** What the client is told about an unexpected failure: nothing of its internals. */
+export const INTERNAL_ERROR: GraphQLErrorShape = {
+  message: 'Internal error.',
+  extensions: { code: 'internal_error', status: 500 },
+};
+
+/** How an AppError (or a database outage) reads in GraphQL: its sentence, REST code and status; null otherwise. */
+export function appErrorShape(error: unknown): GraphQLErrorShape | null {
+  const original = databaseUnavailable(error) ?? error;
+  if (!(original instanceof AppError)) return null;
+  const body = original.toBody();
+  return {
+    message: typeof body.detail === 'string' ? body.detail : original.message,
+    extensions: { code: original.code, status: original.status, detail: body.detail },
+  };
+}
+
 export function buildSchema(resolvers: IResolvers<unknown, GraphQLContext>[]): GraphQLSchema {
   const dir = path.join(PROJECT_ROOT, 'schema');
   const typeDefs = readdirSync(dir)
@@ -46,17 +82,7 @@ export async function createGraphQLMiddleware(
   schema: GraphQLSchema,
   authenticate: Authenticator,
 ): Promise<{ middleware: RequestHandler; stop: () => Promise<void> }> {
-  const armor = new ApolloArmor({
-    maxDepth: { n: GRAPHQL_LIMITS.maxDepth },
-    costLimit: { maxCost: GRAPHQL_LIMITS.maxCost },
-    maxAliases: { n: GRAPHQL_LIMITS.maxAliases },
-    // Tokens are limited by graphql-js's own parser (parseOptions below): armor's token plugin parses
-    // outside Apollo's error handling and turned a too-long query into a 500.
-    maxTokens: { enabled: false },
-    maxDirectives: { n: GRAPHQL_LIMITS.maxDirectives },
-    blockFieldSuggestion: { enabled: true },
-  });
-  const protection = armor.protect();
+  const protection = createArmor().protect();
   const server = new ApolloServer<GraphQLContext>({
     schema,
     ...protection,
@@ -70,19 +96,12 @@ export async function createGraphQLMiddleware(
     introspection: true,
     parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens },
     formatError: (formatted, error) => {
-      const unwrapped = unwrapResolverError(error);
-      const original = databaseUnavailable(unwrapped) ?? unwrapped;
-      if (original instanceof AppError) {
-        const body = original.toBody();
-        return {
-          message: typeof body.detail === 'string' ? body.detail : original.message,
-          ...(formatted.path ? { path: formatted.path } : {}),
-          extensions: { code: original.code, status: original.status, detail: body.detail },
-        };
-      }
+      const original = unwrapResolverError(error);
+      const shape = appErrorShape(original);
+      if (shape) return { ...shape, ...(formatted.path ? { path: formatted.path } : {}) };
       if (original instanceof Error && formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') {
         ctx.log.error({ err: original }, 'graphql resolver failed');
-        return { message: 'Internal error.', extensions: { code: 'internal_error', status: 500 } };
+        return INTERNAL_ERROR;
       }
       return formatted;
     },

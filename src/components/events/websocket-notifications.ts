@@ -1,0 +1,147 @@
+// GET /v1/ws/v1 — the notification socket (contract "Events"), once the upgrade is accepted.
+//   server → {"type":"ready","uid","seq"} first; seq is the user's latest notification number.
+//   server → {"type":"notification","seq","event":<webhook payload>} for each notification, in seq
+//            order, each once: with ?since=<n> first every one after n from the outbox, then live.
+//   client {"type":"ping"} → {"type":"pong"}; any other frame → {"type":"error","code","detail"}
+//            (code invalid_frame); the socket stays open.
+//   ending → an error frame {"type":"error","code","detail"}, then a close whose reason is that
+//            code: 4401 not_authenticated / invalid_session / invalid_api_key, 4403
+//            insufficient_scope / csrf_rejected, 4400 validation_error (bad since), 4008
+//            slow_consumer, 1013 unavailable (database down), 1011 internal_error; on shutdown
+//            just a close 1001 server_shutdown.
+// A client resumes after any close by reconnecting with since = the last seq it received (or the
+// ready frame's seq when it received none).
+import type { RawData, WebSocket } from 'ws';
+import type { Caller, Credentials } from '../../platform/auth/caller.js';
+import type { AppContext } from '../../platform/context.js';
+import { validationError } from '../../platform/errors.js';
+import { authenticateSocket, refusalFor, slowConsumer, type SocketRefusal } from './realtime-auth.js';
+import { followNotifications, type NotificationFeed } from './realtime-feed.js';
+import { startHeartbeat } from './realtime-heartbeat.js';
+import { CLOSE_CODES, type RealtimeSettings, type ServerFrame } from './realtime-settings.js';
+
+const SINCE_PATTERN = /^\d{1,15}$/;
+
+/** `?since=`: absent → null; otherwise a whole number ≥ 0 (a 4400 refusal otherwise). */
+export function parseSince(url: URL): number | null {
+  const value = url.searchParams.get('since');
+  if (value === null) return null;
+  if (!SINCE_PATTERN.test(value)) {
+    throw validationError([
+      { loc: ['query', 'since'], msg: 'since must be a whole number ≥ 0', type: 'int_parsing' },
+    ]);
+  }
+  return Number(value);
+}
+
+/** Sends the error frame, then closes with the refusal's code; used for refusals after the upgrade too. */
+export function endNotificationSocket(ws: WebSocket, refusal: SocketRefusal): void {
+  if (ws.readyState !== ws.OPEN) return;
+  ws.send(
+    JSON.stringify({ type: 'error', code: refusal.code, detail: refusal.message } satisfies ServerFrame),
+  );
+  ws.close(refusal.closeCode, refusal.code);
+}
+
+export function serveNotificationSocket(
+  ws: WebSocket,
+  ctx: AppContext,
+  caller: Caller,
+  credentials: Credentials,
+  since: number | null,
+  settings: RealtimeSettings,
+): void {
+  let feed: NotificationFeed | undefined;
+  let ended = false;
+  let lastWrite: Promise<void> = Promise.resolve();
+  const softLimit = settings.maxBufferedBytes / 4;
+
+  const end = (refusal: SocketRefusal) => {
+    if (ended) return;
+    ended = true;
+    feed?.close();
+    endNotificationSocket(ws, refusal);
+  };
+
+  const send = (frame: ServerFrame): void => {
+    if (ended || ws.readyState !== ws.OPEN) return;
+    lastWrite = new Promise((resolve) => ws.send(JSON.stringify(frame), () => resolve()));
+    // The bound that matters for memory: what the socket holds beyond what the kernel took.
+    if (ws.bufferedAmount > settings.maxBufferedBytes) end(slowConsumer());
+  };
+
+  const pump = async (opened: NotificationFeed): Promise<void> => {
+    for (;;) {
+      const notification = await opened.next();
+      if (notification === null || ended) return;
+      send({ type: 'notification', seq: notification.seq, event: notification.event });
+      // Backpressure: take no more from the feed until the socket has flushed most of what it holds.
+      // Meanwhile live notifications wait in the feed, which calls a client that falls too far
+      // behind a slow consumer; a client that stops reading altogether misses its pongs.
+      if (ws.bufferedAmount > softLimit) await lastWrite;
+    }
+  };
+
+  // Frames that arrive before the ready frame is sent are answered after it.
+  let readyToAnswer: () => void = () => undefined;
+  const answering = new Promise<void>((resolve) => (readyToAnswer = resolve));
+  ws.on('message', (data, isBinary) => {
+    void answering.then(() => answer(data, isBinary));
+  });
+  const answer = (data: RawData, isBinary: boolean): void => {
+    const frame = isBinary ? undefined : parseFrame(data);
+    if (frame?.type === 'ping') send({ type: 'pong' });
+    else
+      send({
+        type: 'error',
+        code: 'invalid_frame',
+        detail: 'Clients send only {"type":"ping"} as JSON text.',
+      });
+  };
+
+  ws.once('close', () => {
+    ended = true;
+    feed?.close();
+  });
+  startHeartbeat(ws, {
+    intervalMs: settings.heartbeatSeconds * 1000,
+    recheck: async () => {
+      await authenticateSocket(ctx, credentials);
+    },
+    end,
+    log: ctx.log,
+  });
+
+  followNotifications(ctx, caller, { since, onOverflow: () => end(slowConsumer()) })
+    .then((opened) => {
+      feed = opened;
+      if (ended) {
+        opened.close();
+        return;
+      }
+      send({ type: 'ready', uid: caller.uid, seq: opened.startSeq });
+      readyToAnswer();
+      return pump(opened);
+    })
+    .catch((error: unknown) => {
+      const refusal = refusalFor(error);
+      if (refusal.closeCode === CLOSE_CODES.internalError)
+        ctx.log.error({ err: error, uid: caller.uid }, 'notification socket failed');
+      end(refusal);
+    });
+}
+
+function parseFrame(data: RawData): { type?: unknown } | undefined {
+  try {
+    const bytes = Array.isArray(data)
+      ? Buffer.concat(data)
+      : Buffer.isBuffer(data)
+        ? data
+        : Buffer.from(new Uint8Array(data));
+    const text = bytes.toString('utf8');
+    const value = JSON.parse(text) as { type?: unknown } | null;
+    return typeof value === 'object' && value !== null ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
