@@ -2,19 +2,11 @@
 // change of a reset (which reuses the identity queries inside its own transaction).
 import type { Scope } from '../../platform/auth/scopes.js';
 import type { Database, Tx } from '../../platform/neo4j/database.js';
-import type { ChallengePurpose, StoredChallenge } from './challenge-codes.js';
+import type { StoredChallenge } from './challenge-codes.js';
 import type { ContactKind } from './contacts.schemas.js';
 
-export interface NewChallenge {
-  slot: string;
-  id: string;
-  uid: string;
-  purpose: ChallengePurpose;
-  kind: ContactKind;
-  value: string;
-  code_hash: string | null;
-  expires_at: string;
-}
+/** A challenge as it is first saved: no wrong tries yet, and the slot that keeps one per target. */
+export type NewChallenge = Omit<StoredChallenge, 'failed_tries'> & { slot: string };
 
 export interface ContactRecord {
   kind: ContactKind;

@@ -8,7 +8,7 @@
 import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { assertStrongPassword, hashPassword } from '../identity/passwords.js';
-import { mintSession, type MintedSession } from '../identity/sessions.js';
+import { mintSignInSession, type MintedSession } from '../identity/sessions.js';
 import { findUserByUid } from '../users/users-repository.js';
 import {
   MAX_WRONG_TRIES,
@@ -152,13 +152,5 @@ export async function resetPassword(ctx: AppContext, input: PasswordResetInput):
   // just reset could still not sign in.
   await ctx.limits.loginFailuresByAccount.reset(`uid:${account.uid}`);
   const user = await findUserByUid(ctx.db, account.uid);
-  return mintSession(ctx, {
-    uid: account.uid,
-    grant: user?.scopes ?? [],
-    requested: null,
-    keyId: null,
-    keyCap: null,
-    deviceId: null,
-    actingManagerUid: null,
-  });
+  return mintSignInSession(ctx, { uid: account.uid, scopes: user?.scopes ?? [] });
 }

@@ -6,7 +6,7 @@ import { AppError } from '../../platform/errors.js';
 import { findUserByUid } from '../users/users-repository.js';
 import * as repo from './identity-repository.js';
 import { assertStrongPassword, hashPassword, verifyPassword } from './passwords.js';
-import { mintSession, type MintedSession } from './sessions.js';
+import { mintSignInSession, type MintedSession } from './sessions.js';
 
 export async function changePassword(
   ctx: AppContext,
@@ -32,13 +32,5 @@ export async function changePassword(
   );
   await repo.revokeUserSessions(ctx.db, caller.uid, null);
   const user = await findUserByUid(ctx.db, caller.uid);
-  return mintSession(ctx, {
-    uid: caller.uid,
-    grant: user?.scopes ?? [],
-    requested: null,
-    keyId: null,
-    keyCap: null,
-    deviceId: null,
-    actingManagerUid: null,
-  });
+  return mintSignInSession(ctx, { uid: caller.uid, scopes: user?.scopes ?? [] });
 }

@@ -5,7 +5,7 @@ import { AppError } from '../../platform/errors.js';
 import { findUserByUid } from '../users/users-repository.js';
 import * as repo from './identity-repository.js';
 import { dummyPasswordHash, verifyPassword } from './passwords.js';
-import { mintSession, type MintedSession } from './sessions.js';
+import { mintSignInSession, type MintedSession } from './sessions.js';
 
 export async function logInWithPassword(
   ctx: AppContext,
@@ -38,13 +38,5 @@ export async function logInWithPassword(
     throw new AppError('invalid_credentials', 'Wrong user or password.');
   }
   for (const key of failureKeys) await failures.reset(key);
-  return mintSession(ctx, {
-    uid: user.uid,
-    grant: user.scopes,
-    requested: null,
-    keyId: null,
-    keyCap: null,
-    deviceId: null,
-    actingManagerUid: null,
-  });
+  return mintSignInSession(ctx, { uid: user.uid, scopes: user.scopes });
 }

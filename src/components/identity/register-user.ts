@@ -4,7 +4,7 @@ import { BASE_SCOPES } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
 import { createUser } from '../users/users-repository.js';
 import { assertStrongPassword, hashPassword } from './passwords.js';
-import { mintSession, type MintedSession } from './sessions.js';
+import { mintSignInSession, type MintedSession } from './sessions.js';
 
 export async function registerUser(
   ctx: AppContext,
@@ -28,13 +28,5 @@ export async function registerUser(
     manager_uid: null,
     bot: null,
   });
-  return mintSession(ctx, {
-    uid: user.uid,
-    grant: user.scopes,
-    requested: null,
-    keyId: null,
-    keyCap: null,
-    deviceId: null,
-    actingManagerUid: null,
-  });
+  return mintSignInSession(ctx, { uid: user.uid, scopes: user.scopes });
 }

@@ -31,6 +31,25 @@ export interface MintedSession extends TokenResponse {
   session_id: string;
 }
 
+/**
+ * A session of the user's own with everything their grant allows: what signing in by password,
+ * registering, changing or resetting a password gives.
+ */
+export function mintSignInSession(
+  ctx: AppContext,
+  user: { uid: string; scopes: Scope[] },
+): Promise<MintedSession> {
+  return mintSession(ctx, {
+    uid: user.uid,
+    grant: user.scopes,
+    requested: null,
+    keyId: null,
+    keyCap: null,
+    deviceId: null,
+    actingManagerUid: null,
+  });
+}
+
 export async function mintSession(ctx: AppContext, request: MintRequest): Promise<MintedSession> {
   const sessionId = newSessionId();
   const secret = newSecret();
