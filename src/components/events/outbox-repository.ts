@@ -35,10 +35,19 @@ export interface NotificationRow {
   created_at: string;
 }
 
-/** Stores the rows (sorted by uid by the caller) and answers each id with its sequence number. */
+/**
+ * Stores the rows and answers each id with its sequence number. Users are locked first, in uid
+ * order, so concurrent writers queue instead of deadlocking; a user's rows keep their given order.
+ */
 export async function insertNotifications(tx: Tx, items: NotificationRow[]): Promise<Map<string, number>> {
   if (items.length === 0) return new Map();
-  const rows = await tx.run('events/record-notifications', { items });
+  const byUser = new Map<string, Omit<NotificationRow, 'uid'>[]>();
+  for (const { uid, ...item } of items) byUser.set(uid, [...(byUser.get(uid) ?? []), item]);
+  const uids = [...byUser.keys()].sort();
+  await tx.run('events/lock-recipients', { uids });
+  const rows = await tx.run('events/record-notifications', {
+    users: uids.map((uid) => ({ uid, items: byUser.get(uid) })),
+  });
   return new Map(rows.map((row) => [row.id as string, row.seq as number]));
 }
 

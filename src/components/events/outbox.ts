@@ -27,7 +27,9 @@ export async function recordNotifications(
     wanted.map((p, key) => ({ key, uid: p.uid, type: p.type, message_ids: p.message_ids })),
   );
   const createdAt = new Date().toISOString();
-  const drafts = payloads
+  // In planning order, so a user told twice by one change gets the numbers in that order.
+  const drafts = [...payloads]
+    .sort((a, b) => a.key - b.key)
     .map(({ key, messages, context }) => {
       const { uid, type } = wanted[key]!;
       return {
@@ -36,9 +38,7 @@ export async function recordNotifications(
         created_at: createdAt,
         event: { type, recipient_uid: uid, content: { messages, context } },
       };
-    })
-    // One lock order for every writer (see record-notifications.cypher); stable within a user.
-    .sort((a, b) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
+    });
   const seqs = await insertNotifications(
     tx,
     drafts.map((d) => ({

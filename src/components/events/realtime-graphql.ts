@@ -31,6 +31,7 @@ import {
   appErrorShape,
   createArmor,
 } from '../../platform/graphql/graphql-server.js';
+import { maxListNesting } from '../../platform/graphql/list-nesting.js';
 import type { SessionCookies } from '../../platform/http/session-cookies.js';
 import {
   assertSameOriginCookie,
@@ -61,7 +62,11 @@ export function createGraphQLSocketServer(ctx: AppContext, schema: GraphQLSchema
   // What each socket authenticated with, for the heartbeat's re-check (unset until connection_init).
   const credentialsOf = new WeakMap<WebSocket, Credentials>();
   // The same limits Apollo applies over HTTP, as validation rules.
-  const rules = [...specifiedRules, ...(createArmor().protect().validationRules ?? [])];
+  const rules = [
+    ...specifiedRules,
+    ...(createArmor().protect().validationRules ?? []),
+    maxListNesting(GRAPHQL_LIMITS.maxListNesting),
+  ];
 
   const refuse = (socket: WebSocket, error: unknown): false => {
     const refusal = refusalFor(error);

@@ -21,6 +21,7 @@ import { sessionCookies } from '../http/session-cookies.js';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { databaseUnavailable } from '../neo4j/database-unavailable.js';
+import { maxListNesting } from './list-nesting.js';
 import { PROJECT_ROOT } from '../paths.js';
 import type { GraphQLContext } from './graphql-context.js';
 
@@ -30,6 +31,8 @@ export const GRAPHQL_LIMITS = {
   maxAliases: 15,
   maxTokens: 3000,
   maxDirectives: 20,
+  /** Lists inside lists multiply the answer; see list-nesting.ts. */
+  maxListNesting: 3,
 };
 
 /** The query limits, the same for HTTP and for subscriptions over graphql-ws. */
@@ -86,6 +89,7 @@ export async function createGraphQLMiddleware(
   const server = new ApolloServer<GraphQLContext>({
     schema,
     ...protection,
+    validationRules: [...(protection.validationRules ?? []), maxListNesting(GRAPHQL_LIMITS.maxListNesting)],
     plugins: [
       ...(protection.plugins as ApolloServerPlugin<GraphQLContext>[]),
       ApolloServerPluginLandingPageDisabled(),
