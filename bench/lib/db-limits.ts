@@ -1,0 +1,259 @@
+// The database limit of each workload: the Cypher statements the service runs for one request,
+// sent straight through neo4j-driver (the Database wrapper of src/platform/neo4j, which loads the
+// same cypher/ files with cypher(name)) with the repositories' parameter shapes, and nothing else:
+// no HTTP, no Express, no validation, no JSON output. Every operation starts with the session
+// lookup (identity/find-session) that authenticates each request, since the service cannot skip it.
+//
+// Posting goes through the repository functions the use case calls (resolvePostRefs, then one write
+// transaction: createMessages, hydrate, recordNotifications), so that the outbox's statements are
+// the ones the service runs even when they change.
+import neo4j from 'neo4j-driver';
+import {
+  groupByUser,
+  planChannelNotifications,
+  recordNotifications,
+} from '../../src/components/events/outbox.js';
+import {
+  createMessages,
+  hydrateMessages,
+  resolvePostRefs,
+  type NewMessage,
+  type NewMessageEdges,
+} from '../../src/components/messages/messages-repository.js';
+import {
+  SIMILAR_CANDIDATES,
+  SIMILAR_HITS,
+  SIMILAR_QUERY_TOKENS,
+} from '../../src/components/search/find-similar-messages.js';
+import { allTerms, anyTerms, chunksOf } from '../../src/components/search/lucene-query.js';
+import { similarCandidates } from '../../src/components/search/search-repository.js';
+import { ngramProfile, similarityScore, tokenize } from '../../src/components/search/similarity.js';
+import { windowParams } from '../../src/components/threads/threads-repository.js';
+import { MAX_TRAVERSAL_NODES } from '../../src/components/threads/threads.schemas.js';
+import { newShortId } from '../../src/platform/auth/secrets.js';
+import type { Database } from '../../src/platform/neo4j/database.js';
+
+export interface Actor {
+  uid: string;
+  sessionId: string;
+}
+
+export interface PlannedPost {
+  author: Actor;
+  contents: string[];
+  recipientUids: string[];
+  channelIds: string[];
+}
+
+/** One operation of a limit: answers the units it did (messages written, 1 for a read). */
+export type Operation = (worker: number, iteration: number) => Promise<number>;
+
+const EPOCH = '1970-01-01T00:00:00.000Z';
+
+export class DbLimits {
+  constructor(
+    private readonly db: Database,
+    private readonly publicUrl: string,
+  ) {}
+
+  private async authenticate(actor: Actor): Promise<void> {
+    const rows = await this.db.read('identity/find-session', { session_id: actor.sessionId });
+    if (rows.length === 0) throw new Error('session not found');
+  }
+
+  private async hydrate(viewerUid: string, ids: string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const rows = await this.db.read('messages/hydrate', { viewer_uid: viewerUid, ids });
+    return rows.length;
+  }
+
+  /** GET /v1/messages/{id}: session, hydrate. */
+  readById(viewer: Actor, ids: string[]): Operation {
+    return async (_worker, i) => {
+      await this.authenticate(viewer);
+      if ((await this.hydrate(viewer.uid, [ids[i % ids.length]!])) !== 1) throw new Error('not visible');
+      return 1;
+    };
+  }
+
+  /** A paginated view (timeline, inbox, history): session, the view's query, hydrate the page. */
+  view(viewer: Actor, name: 'timeline' | 'inbox' | 'history', limit: number): Operation {
+    const params = {
+      viewer_uid: viewer.uid,
+      ...windowParams({ skip: 0, limit }),
+      ...(name === 'timeline' ? { since: EPOCH } : { channel_id: null }),
+      ...(name === 'inbox' ? { unread_only: false } : {}),
+    };
+    return async () => {
+      await this.authenticate(viewer);
+      const rows = await this.db.read(`threads/${name}`, params);
+      await this.hydrate(
+        viewer.uid,
+        rows.slice(0, limit).map((row) => row.id as string),
+      );
+      return 1;
+    };
+  }
+
+  /** GET /v1/messages/traverse-from/{id}: session, the walk, hydrate what it reached. */
+  traverse(viewer: Actor, originId: string, up: number, down: number): Operation {
+    const params = {
+      viewer_uid: viewer.uid,
+      origin_id: originId,
+      up_depth: neo4j.int(up),
+      down_depth: neo4j.int(down),
+      edge: 'REPLY',
+      get_children: false,
+      default_path_only: false,
+      max_nodes: neo4j.int(MAX_TRAVERSAL_NODES),
+    };
+    return async () => {
+      await this.authenticate(viewer);
+      const [row] = await this.db.read('threads/traverse', params);
+      const nodes = (row?.nodes ?? []) as { id: string }[];
+      await this.hydrate(
+        viewer.uid,
+        nodes.map((node) => node.id),
+      );
+      return 1;
+    };
+  }
+
+  /** GET /v1/messages/{id}/tree-ids: session, tree-ids. */
+  treeIds(viewer: Actor, messageId: string): Operation {
+    return async () => {
+      await this.authenticate(viewer);
+      await this.db.read('threads/tree-ids', { viewer_uid: viewer.uid, ids: [messageId] });
+      return 1;
+    };
+  }
+
+  /** GET /v1/messages/search?q=: session, search-content, hydrate the page. */
+  search(viewer: Actor, queries: string[], limit: number): Operation {
+    return async (_worker, i) => {
+      await this.authenticate(viewer);
+      const lucene = allTerms(chunksOf(queries[i % queries.length]!));
+      const rows = await this.db.read('search/search-content', {
+        viewer_uid: viewer.uid,
+        lucene,
+        tags: [],
+        match: 'any',
+        ...windowParams({ skip: 0, limit }),
+      });
+      await this.hydrate(
+        viewer.uid,
+        rows.slice(0, limit).map((row) => row.id as string),
+      );
+      return 1;
+    };
+  }
+
+  /**
+   * GET /v1/messages/similar/{id}: session, hydrate the source, the candidates query, the n-gram
+   * score (in TypeScript, as the service does), hydrate the best `limit`.
+   */
+  similar(viewer: Actor, sourceIds: string[], limit: number, maxN: number): Operation {
+    return async (_worker, i) => {
+      await this.authenticate(viewer);
+      const [source] = await hydrateMessages(
+        this.db,
+        { uid: viewer.uid },
+        [sourceIds[i % sourceIds.length]!],
+        this.publicUrl,
+      );
+      if (!source) throw new Error('source not visible');
+      const tokens = tokenize(source.content);
+      const lucene = anyTerms([
+        ...[...new Set(tokens)].slice(0, SIMILAR_QUERY_TOKENS),
+        ...chunksOf(source.content).slice(0, SIMILAR_QUERY_TOKENS),
+      ]);
+      if (lucene === null) return 1;
+      const candidates = await similarCandidates(this.db, viewer.uid, {
+        sourceId: source.id,
+        lucene,
+        hits: SIMILAR_HITS,
+        cap: SIMILAR_CANDIDATES,
+      });
+      const profile = ngramProfile(tokens, maxN);
+      const best = candidates
+        .map((c) => ({ id: c.id, score: similarityScore(profile, tokenize(c.content)) }))
+        .filter((c) => c.score > 0)
+        .sort((a, b) => b.score - a.score)
+        .slice(0, limit);
+      await this.hydrate(
+        viewer.uid,
+        best.map((c) => c.id),
+      );
+      return 1;
+    };
+  }
+
+  /**
+   * POST /v1/messages: session, resolve-post-refs, then one write transaction with the messages,
+   * their edges, the hydrated answer and the notifications (with their webhook deliveries).
+   * `plan(worker, iteration)` gives the post: its author, contents (chained when several), the
+   * recipients of each message and the channels each message is posted into.
+   */
+  post(plan: (worker: number, iteration: number) => PlannedPost): Operation {
+    return async (worker, iteration) => {
+      const { author, contents, recipientUids, channelIds } = plan(worker, iteration);
+      await this.authenticate(author);
+      const refs = await resolvePostRefs(this.db, author.uid, {
+        parent_ids: [],
+        tags: [],
+        uids: recipientUids,
+        channel_ids: channelIds,
+        file_ids: [],
+      });
+      const base = Date.now();
+      const items: NewMessage[] = [];
+      const edges: NewMessageEdges = { replies: [], receivers: [], inclusions: [], attachments: [] };
+      const toNotify: { uid: string; message_id: string }[] = [];
+      // Each message after the first replies to the one before it, in the first one's thread.
+      let parentId: string | null = null;
+      let rootId: string | null = null;
+      for (const content of contents) {
+        const id = newShortId();
+        rootId ??= id;
+        items.push({
+          id,
+          content,
+          subject: null,
+          public: false,
+          created_at: new Date(base + items.length).toISOString(),
+          parent_id: parentId,
+          root_id: rootId,
+          tags: [],
+          import_info_json: null,
+        });
+        if (parentId) edges.replies.push({ parent_id: parentId, child_id: id });
+        for (const wanted of recipientUids) {
+          const uid = refs.users.get(`uid:${wanted}`);
+          if (!uid) throw new Error(`no user ${wanted}`);
+          edges.receivers.push({ message_id: id, uid, public: true });
+          toNotify.push({ uid, message_id: id });
+        }
+        for (const channelId of channelIds) {
+          if (!refs.channels.get(channelId)?.member) throw new Error(`not a member of ${channelId}`);
+          edges.inclusions.push({ message_id: id, channel_id: channelId });
+        }
+        parentId = id;
+      }
+      await this.db.inWrite(async (tx) => {
+        await createMessages(tx, author.uid, items, edges);
+        await hydrateMessages(
+          tx,
+          { uid: author.uid },
+          items.map((m) => m.id),
+          this.publicUrl,
+        );
+        const planned = [
+          ...groupByUser('sent', toNotify, author.uid),
+          ...(await planChannelNotifications(tx, author.uid, edges.inclusions, edges.receivers)),
+        ];
+        await recordNotifications(tx, planned);
+      });
+      return items.length;
+    };
+  }
+}

@@ -1,0 +1,190 @@
+// WebSocket workloads: fan-out of one channel message to every connected member, and the memory of
+// many idle sockets. The same measurements are made on the bare server (bare-server.ts), whose
+// /broadcast sends a frame of the same size to every socket with no database and no outbox.
+import { WebSocket } from 'ws';
+import { mapPool } from './api.js';
+import { percentile } from './stats.js';
+
+export interface Listener {
+  ws: WebSocket;
+  /** Resolves when the socket is usable (Skein: the ready frame; bare: the open event). */
+  ready: Promise<void>;
+}
+
+export interface FrameCounter {
+  /** Called for every notification frame with its arrival time and raw size. */
+  onFrame: (at: number, bytes: number, frame: { type?: string; event?: unknown; seq?: number }) => void;
+}
+
+/** Opens one socket; Skein's /v1/ws/v1 takes the token as ?access_token= and answers a ready frame. */
+export function openListener(
+  url: string,
+  counter: FrameCounter | null,
+  waitForReadyFrame: boolean,
+): Listener {
+  const ws = new WebSocket(url, { perMessageDeflate: false });
+  const ready = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () =>
+        reject(new Error(`socket not ready in 60 s: ${url.replace(/access_token=[^&]+/, 'access_token=…')}`)),
+      60_000,
+    );
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    ws.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    ws.once('close', (code, reason) => {
+      clearTimeout(timer);
+      reject(new Error(`socket closed before ready: ${code} ${reason.toString()}`));
+    });
+    if (!waitForReadyFrame) ws.once('open', done);
+    ws.on('message', (data: Buffer) => {
+      const at = performance.now();
+      const text = data.toString();
+      const frame = JSON.parse(text) as { type?: string; event?: unknown; seq?: number };
+      if (frame.type === 'ready') done();
+      else if (frame.type === 'notification') counter?.onFrame(at, Buffer.byteLength(text), frame);
+    });
+  });
+  // Errors after readiness (e.g. the server closing at the end) are not the benchmark's business.
+  ready.catch(() => undefined);
+  ws.on('error', () => undefined);
+  return { ws, ready };
+}
+
+export async function openMany(
+  urls: string[],
+  counter: FrameCounter | null,
+  waitForReadyFrame: boolean,
+  concurrency = 64,
+): Promise<WebSocket[]> {
+  return mapPool(urls, concurrency, async (url) => {
+    const listener = openListener(url, counter, waitForReadyFrame);
+    await listener.ready;
+    return listener.ws;
+  });
+}
+
+/** Cuts the connections without a closing handshake (fast, for thousands of idle sockets). */
+export async function terminateAll(sockets: WebSocket[]): Promise<void> {
+  await Promise.all(
+    sockets.map(
+      (ws) =>
+        new Promise<void>((resolve) => {
+          if (ws.readyState === ws.CLOSED) return resolve();
+          ws.once('close', () => resolve());
+          ws.terminate();
+        }),
+    ),
+  );
+}
+
+export async function closeAll(sockets: WebSocket[]): Promise<void> {
+  await Promise.all(
+    sockets.map(
+      (ws) =>
+        new Promise<void>((resolve) => {
+          if (ws.readyState === ws.CLOSED) return resolve();
+          const timer = setTimeout(() => {
+            ws.terminate();
+            resolve();
+          }, 5_000);
+          ws.once('close', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          ws.close();
+        }),
+    ),
+  );
+}
+
+/** Collects arrivals of notification frames during one round (one post or one broadcast). */
+export class Round implements FrameCounter {
+  private arrivals: number[] = [];
+  private waiter: { count: number; resolve: () => void } | null = null;
+  frameBytes = 0;
+  events: unknown[] = [];
+
+  reset(): void {
+    this.arrivals = [];
+    this.events = [];
+  }
+
+  onFrame(at: number, bytes: number, frame: { event?: unknown }): void {
+    this.arrivals.push(at);
+    this.frameBytes = bytes;
+    if (this.events.length < 1) this.events.push(frame.event);
+    if (this.waiter && this.arrivals.length >= this.waiter.count) this.waiter.resolve();
+  }
+
+  /** Waits until `count` frames arrived (or `timeoutMs`), answers the last arrival time. */
+  async lastOf(count: number, timeoutMs: number): Promise<{ last: number; received: number }> {
+    if (this.arrivals.length < count) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs);
+        this.waiter = {
+          count,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        };
+      });
+      this.waiter = null;
+    }
+    return { last: Math.max(...this.arrivals), received: this.arrivals.length };
+  }
+}
+
+export interface FanOutResult {
+  p50: number;
+  p99: number;
+  rounds: number;
+  /** Rounds in which some socket did not get its frame within the time-out. */
+  incomplete: number;
+  frameBytes: number;
+  /** Last frame minus the moment the trigger answered (negative: every frame came before the answer). */
+  afterAnswer: { p50: number; p99: number };
+}
+
+/**
+ * `rounds` times: `trigger()` (post or broadcast), then wait for one frame on each of `sockets`
+ * sockets; the time from just before the trigger to the last arrival.
+ */
+export async function measureFanOut(
+  round: Round,
+  sockets: number,
+  rounds: number,
+  trigger: (i: number) => Promise<void>,
+): Promise<FanOutResult> {
+  const times: number[] = [];
+  const afterAnswer: number[] = [];
+  let incomplete = 0;
+  for (let i = 0; i < rounds; i++) {
+    round.reset();
+    const t0 = performance.now();
+    await trigger(i);
+    const answered = performance.now();
+    const { last, received } = await round.lastOf(sockets, 15_000);
+    if (received < sockets) incomplete++;
+    else {
+      times.push(last - t0);
+      afterAnswer.push(last - answered);
+    }
+  }
+  return {
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    rounds,
+    incomplete,
+    frameBytes: round.frameBytes,
+    afterAnswer: { p50: percentile(afterAnswer, 50), p99: percentile(afterAnswer, 99) },
+  };
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

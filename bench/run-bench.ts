@@ -1,0 +1,1093 @@
+// npm run bench -- [--profile small|large] [--smoke] [--only post,read,...] (see lib/profiles.ts)
+//
+// Measures Skein against the limits of its own stack, side by side in one run (issue 6):
+//  1. starts an embedded Neo4j in a temporary directory (or uses NEO4J_URI), seeds a deterministic
+//     store through UNWIND batches (lib/dataset.ts);
+//  2. starts the service as a separate process (`node --import tsx src/start.ts`) and a bare
+//     node:http / WebSocket server as another (lib/bare-server.ts);
+//  3. gets sessions through the real API: the seeded viewer and lead log in with their password,
+//     after the bootstrap admin has granted the lead write rights; the lead creates managed writers
+//     and webhook bots and delegates sessions to them and to the seeded fan-out members;
+//  4. for each workload drives the service with autocannon (this process is the load generator),
+//     then measures the limit: the same Cypher straight through neo4j-driver (lib/db-limits.ts),
+//     and the bare server with the same body size and connections;
+//  5. prints one table and writes it to bench/results/ (lib/report.ts).
+// docs/benchmarks.md explains each workload and how to read the numbers.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { hashPassword } from '../src/components/identity/passwords.js';
+import { createLogger } from '../src/platform/logger.js';
+import { Database, type Neo4jTarget } from '../src/platform/neo4j/database.js';
+import { startEmbeddedNeo4j } from '../src/platform/neo4j/embedded-neo4j.js';
+import { applySchema } from '../src/platform/neo4j/schema-setup.js';
+import { Api, mapPool, sessionIdOf } from './lib/api.js';
+import { LEAD_TAG, VIEWER_TAG, generateDataset, writeDataset, type Dataset } from './lib/dataset.js';
+import { DbLimits, type Actor, type Operation } from './lib/db-limits.js';
+import { measureHttp, mergeHttp, type HttpMeasured, type HttpRequestSpec } from './lib/http-load.js';
+import { parseProfile, type Profile, type Workload } from './lib/profiles.js';
+import { Prng } from './lib/prng.js';
+import {
+  freePort,
+  killChildren,
+  rssMiB,
+  startBareServer,
+  startService,
+  type Child,
+} from './lib/processes.js';
+import { Round, closeAll, measureFanOut, openMany, sleep, terminateAll } from './lib/realtime.js';
+import { writeReport, textTable, type Row, type Target } from './lib/report.js';
+import { merge, percentile, runPool, type Measured } from './lib/stats.js';
+import { startReceiver } from './lib/webhooks.js';
+import { contentOf, wordOfRank } from './lib/words.js';
+import type { WebSocket } from 'ws';
+
+const ADMIN_TAG = 'bench-admin';
+const ADMIN_PASSWORD = 'bench-Admin-Password-2026';
+/** The password of the seeded viewer and lead. */
+const SEEDED_PASSWORD = 'bench-Seeded-Password-2026';
+const BCRYPT_COST = 12;
+
+interface Session extends Actor {
+  token: string;
+}
+
+interface Context {
+  profile: Profile;
+  data: Dataset;
+  api: Api;
+  service: Child;
+  bare: Child;
+  limits: DbLimits;
+  run: string;
+  lead: Session;
+  writers: Session[];
+  viewer: Session;
+  /** Sessions of the seeded fan-out members, delegated on first use (see membersOf). */
+  members: Session[];
+  rows: Row[];
+  notes: string[];
+  /** What went wrong (a workload that threw, error answers): the run exits with 1 when any. */
+  failures: string[];
+}
+
+const log = (message: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+
+// ---------------------------------------------------------------------------------------------
+// Measurement helpers shared by the HTTP workloads
+
+/** One request through fetch: checks the status and answers the body size (for the bare server). */
+async function probe(ctx: Context, method: 'GET' | 'POST', spec: HttpRequestSpec): Promise<number> {
+  const res = await fetch(`${ctx.service.url}${spec.path}`, {
+    method,
+    headers: { ...spec.headers, ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) },
+    ...(spec.body !== undefined ? { body: spec.body } : {}),
+  });
+  const text = await res.text();
+  if (res.status !== 200)
+    throw new Error(`${method} ${spec.path} answered ${res.status}: ${text.slice(0, 300)}`);
+  if (method === 'POST' && text.includes('"ok":false'))
+    throw new Error(`a posted item failed: ${text.slice(0, 300)}`);
+  return Buffer.byteLength(text);
+}
+
+/** The bare server answers in microseconds: a second gives thousands of samples. */
+const bareSeconds = (profile: Profile) => Math.max(0.5, Math.min(1, profile.duration / 2));
+/** Unmeasured requests before each measurement (fewer in the smoke run, which only checks that all runs). */
+const warmups = (profile: Profile, normal: number) =>
+  profile.name === 'smoke' ? Math.ceil(normal / 3) : normal;
+
+function ratioTarget(share: number, skein: number, limit: number): Target {
+  return { text: `≥ ${share * 100}% of limit`, pass: skein >= share * limit };
+}
+
+function underTarget(ms: number, value: number, largeOnly: boolean, profile: Profile): Target {
+  const text = `p99 < ${ms} ms${largeOnly ? ' (large)' : ''}`;
+  return { text, pass: largeOnly && profile.name !== 'large' ? null : value < ms };
+}
+
+const bareCache = new Map<string, Promise<HttpMeasured>>();
+
+/**
+ * The bare server under the same load. The smoke run (which only checks that everything runs)
+ * measures it once per method and connection count and reuses that.
+ */
+function bareHttp(ctx: Context, options: Parameters<typeof measureHttp>[0]): Promise<HttpMeasured> {
+  if (ctx.profile.name !== 'smoke') return measureHttp(options);
+  const key = `${options.method} ${options.connections}`;
+  let measured = bareCache.get(key);
+  if (!measured) {
+    measured = measureHttp(options);
+    bareCache.set(key, measured);
+  }
+  return measured;
+}
+
+/** Request numbers of the second part of a measurement start here (the first part's never get that far). */
+const PART_STRIDE = 1_000_000;
+
+/**
+ * Skein and its database limit, each measured for `profile.duration` seconds in two halves that
+ * alternate (Skein, limit, Skein, limit): on a shared machine a passing disturbance then weighs on
+ * both sides instead of one.
+ */
+async function alternate(
+  profile: Profile,
+  skeinPart: (part: number, seconds: number, first: boolean) => Promise<HttpMeasured>,
+  limitPart: (part: number, seconds: number, first: boolean) => Promise<Measured>,
+): Promise<{ skein: HttpMeasured; limit: Measured }> {
+  // The smoke run's measurements are too short to split (an autocannon run lasts at least a second).
+  const parts = profile.name === 'smoke' ? 1 : 2;
+  const seconds = profile.duration / parts;
+  const skein: HttpMeasured[] = [];
+  const limit: Measured[] = [];
+  for (let part = 0; part < parts; part++) {
+    skein.push(await skeinPart(part, seconds, part === 0));
+    limit.push(await limitPart(part, seconds, part === 0));
+  }
+  return { skein: mergeHttp(skein), limit: merge(limit) };
+}
+
+/** A throughput workload: autocannon on Skein, the pool on the database, autocannon on the bare server. */
+async function throughput(
+  ctx: Context,
+  spec: {
+    workload: string;
+    metric: 'msgs/s' | 'req/s';
+    method: 'GET' | 'POST';
+    connections: number;
+    units: number;
+    request: (i: number) => HttpRequestSpec;
+    limit: Operation;
+    share: number;
+    withP99?: boolean;
+    /** One unmeasured round of Skein and the limit first. */
+    warmUp?: boolean;
+  },
+): Promise<void> {
+  const { profile } = ctx;
+  const bytes = await probe(ctx, spec.method, spec.request(1_000_000));
+  const skeinPart = (part: number, seconds: number, first: boolean) =>
+    measureHttp({
+      baseUrl: ctx.service.url,
+      method: spec.method,
+      connections: spec.connections,
+      seconds,
+      request: spec.request,
+      unitsPerRequest: spec.units,
+      warmupRequests: first ? warmups(profile, spec.connections * (spec.method === 'POST' ? 1 : 3)) : 0,
+      startAt: part * PART_STRIDE,
+    });
+  const limitPart = (part: number, seconds: number, first: boolean) =>
+    runPool(spec.limit, {
+      concurrency: spec.connections,
+      seconds,
+      warmupOps: first ? warmups(profile, 2) : 0,
+      startAt: part * PART_STRIDE,
+    });
+  // A freshly started Neo4j (and service) runs the write path several times slower until the JIT has
+  // compiled it: the first workload gets one unmeasured round of both sides.
+  if (spec.warmUp && profile.name !== 'smoke') {
+    await alternate(profile, (part, seconds) => skeinPart(part + 2, seconds, false), limitPart);
+  }
+  const { skein, limit } = await alternate(profile, skeinPart, limitPart);
+  const http = await bareHttp(ctx, {
+    baseUrl: ctx.bare.url,
+    method: spec.method,
+    connections: spec.connections,
+    seconds: bareSeconds(profile),
+    request: (i) => {
+      const { body } = spec.request(i);
+      return { path: `/bytes/${bytes}`, ...(body !== undefined ? { body } : {}) };
+    },
+    unitsPerRequest: spec.units,
+  });
+  const failures = [
+    skein.non2xx ? `${skein.non2xx} non-2xx answers` : '',
+    skein.errors ? `${skein.errors} connection errors` : '',
+    limit.errors ? `${limit.errors} limit errors (${limit.firstError ?? ''})` : '',
+  ].filter(Boolean);
+  for (const failure of failures) ctx.failures.push(`${spec.workload}: ${failure}`);
+  ctx.rows.push({
+    workload: spec.workload,
+    metric: spec.metric,
+    skein: skein.unitsPerSec,
+    limit: limit.unitsPerSec,
+    limitOf: 'neo4j-driver',
+    http: http.unitsPerSec,
+    target: ratioTarget(spec.share, skein.unitsPerSec, limit.unitsPerSec),
+    note:
+      `${spec.connections} connections; answer ${bytes} bytes; Skein ${skein.count} requests, p50 ` +
+      `${skein.p50.toFixed(1)} ms; limit ${limit.count} operations, p50 ${limit.p50.toFixed(1)} ms` +
+      (failures.length ? `; ${failures.join(', ')}` : ''),
+  });
+  if (spec.withP99) {
+    ctx.rows.push({
+      workload: spec.workload,
+      metric: 'p99 ms',
+      skein: skein.p99,
+      limit: limit.p99,
+      limitOf: 'neo4j-driver',
+      http: http.p99,
+      target: null,
+    });
+  }
+}
+
+/** A latency workload: one connection, one request at a time, on Skein, the database and the bare server. */
+async function latency(
+  ctx: Context,
+  spec: {
+    workload: string;
+    request: (i: number) => HttpRequestSpec;
+    limit: Operation;
+    target: (p99: number) => Target | null;
+  },
+): Promise<void> {
+  const { profile } = ctx;
+  const bytes = await probe(ctx, 'GET', spec.request(0));
+  const { skein, limit } = await alternate(
+    profile,
+    (part, seconds, first) =>
+      measureHttp({
+        baseUrl: ctx.service.url,
+        method: 'GET',
+        connections: 1,
+        seconds,
+        request: spec.request,
+        warmupRequests: first ? warmups(profile, 5) : 0,
+        startAt: part * PART_STRIDE,
+      }),
+    (part, seconds, first) =>
+      runPool(spec.limit, {
+        concurrency: 1,
+        seconds,
+        warmupOps: first ? warmups(profile, 5) : 0,
+        startAt: part * PART_STRIDE,
+      }),
+  );
+  const http = await bareHttp(ctx, {
+    baseUrl: ctx.bare.url,
+    method: 'GET',
+    connections: 1,
+    seconds: bareSeconds(profile),
+    request: () => ({ path: `/bytes/${bytes}` }),
+  });
+  const failures = [
+    skein.non2xx ? `${skein.non2xx} non-2xx answers` : '',
+    limit.errors ? `${limit.errors} limit errors (${limit.firstError ?? ''})` : '',
+  ].filter(Boolean);
+  for (const failure of failures) ctx.failures.push(`${spec.workload}: ${failure}`);
+  const note =
+    `answer ${bytes} bytes; Skein ${skein.count} requests (${skein.opsPerSec.toFixed(0)}/s), limit ` +
+    `${limit.count} operations` +
+    (failures.length ? `; ${failures.join(', ')}` : '');
+  ctx.rows.push({
+    workload: spec.workload,
+    metric: 'p50 ms',
+    skein: skein.p50,
+    limit: limit.p50,
+    limitOf: 'neo4j-driver',
+    http: http.p50,
+    target: null,
+  });
+  ctx.rows.push({
+    workload: spec.workload,
+    metric: 'p99 ms',
+    skein: skein.p99,
+    limit: limit.p99,
+    limitOf: 'neo4j-driver',
+    http: http.p99,
+    target: spec.target(skein.p99),
+    note,
+  });
+}
+
+/** Two distinct seeded users (not the viewer) for request i: the recipients of a post. */
+function recipientsFor(ctx: Context, i: number): string[] {
+  const random = new Prng(ctx.profile.seed * 7919 + i);
+  const others = ctx.data.users.length - 1;
+  const a = 1 + random.below(others);
+  let b = 1 + random.below(others - 1);
+  if (b >= a) b++;
+  return [ctx.data.users[a]!.uid, ctx.data.users[b]!.uid];
+}
+
+const bearer = (session: Session) => ({ authorization: `Bearer ${session.token}` });
+
+// ---------------------------------------------------------------------------------------------
+// Workloads
+
+async function postWorkloads(ctx: Context): Promise<void> {
+  const seed = ctx.profile.seed;
+  const writerOf = (i: number) => ctx.writers[i % ctx.writers.length]!;
+  await throughput(ctx, {
+    workload: 'post: single message, 2 recipients',
+    metric: 'msgs/s',
+    method: 'POST',
+    connections: ctx.profile.connections,
+    units: 1,
+    share: 0.6,
+    warmUp: true,
+    request: (i) => ({
+      path: '/v1/messages',
+      headers: bearer(writerOf(i)),
+      body: JSON.stringify({
+        content: contentOf(seed + 101, i),
+        recipients: recipientsFor(ctx, i).map((uid) => `uid:${uid}`),
+      }),
+    }),
+    limit: ctx.limits.post((_worker, i) => ({
+      author: writerOf(i),
+      contents: [contentOf(seed + 102, i)],
+      recipientUids: recipientsFor(ctx, i),
+      channelIds: [],
+    })),
+  });
+  const batch = (salt: number, i: number) =>
+    Array.from({ length: 100 }, (_, k) => contentOf(seed + salt, i * 100 + k));
+  await throughput(ctx, {
+    workload: 'post: 100-message chained posts',
+    metric: 'msgs/s',
+    method: 'POST',
+    connections: ctx.profile.batchConnections,
+    units: 100,
+    share: 0.6,
+    request: (i) => ({
+      path: '/v1/messages',
+      headers: bearer(writerOf(i)),
+      body: JSON.stringify({ messages: batch(103, i).map((content) => ({ content })) }),
+    }),
+    limit: ctx.limits.post((_worker, i) => ({
+      author: writerOf(i),
+      contents: batch(104, i),
+      recipientUids: [],
+      channelIds: [],
+    })),
+  });
+}
+
+/** Messages the viewer can see outside the own threads: written or received by them. */
+function viewerVisibleIds(ctx: Context, max: number): string[] {
+  const own = new Set(ctx.data.ownThreads.flatMap((t) => t.ids));
+  const received = new Set(
+    ctx.data.receivers.filter((r) => r.uid === ctx.data.viewer.uid).map((r) => r.message_id),
+  );
+  const ids = ctx.data.messages
+    .filter((m) => !own.has(m.id) && (m.author_uid === ctx.data.viewer.uid || received.has(m.id)))
+    .map((m) => m.id);
+  return new Prng(ctx.profile.seed + 5).shuffle(ids).slice(0, max);
+}
+
+async function readWorkload(ctx: Context): Promise<void> {
+  const ids = viewerVisibleIds(ctx, 1000);
+  await throughput(ctx, {
+    workload: 'read: GET /v1/messages/{id}',
+    metric: 'req/s',
+    method: 'GET',
+    connections: ctx.profile.connections,
+    units: 1,
+    share: 0.7,
+    withP99: true,
+    request: (i) => ({ path: `/v1/messages/${ids[i % ids.length]!}`, headers: bearer(ctx.viewer) }),
+    limit: ctx.limits.readById(ctx.viewer, ids),
+  });
+}
+
+async function viewWorkloads(ctx: Context): Promise<void> {
+  const views = [
+    { name: 'timeline', limit: 15 },
+    { name: 'inbox', limit: 15 },
+    { name: 'history', limit: 6 },
+  ] as const;
+  for (const view of views) {
+    await latency(ctx, {
+      workload: `view: ${view.name} (limit ${view.limit})`,
+      request: () => ({ path: `/v1/messages/${view.name}`, headers: bearer(ctx.viewer) }),
+      limit: ctx.limits.view(ctx.viewer, view.name, view.limit),
+      target: (p99) => underTarget(50, p99, true, ctx.profile),
+    });
+  }
+}
+
+async function traverseWorkloads(ctx: Context): Promise<void> {
+  const thread = ctx.data.ownThreads[0]!;
+  const mid = Math.floor(thread.spine.length / 2);
+  const origin = thread.spine[mid]!;
+  const size = thread.ids.length;
+  for (const [label, up, down] of [
+    ['up 100', 100, 0],
+    ['down 100', 0, 100],
+  ] as const) {
+    await latency(ctx, {
+      workload: `traverse: ${label} in a ${size}-message thread`,
+      request: () => ({
+        path: `/v1/messages/traverse-from/${origin}?up_depth=${up}&down_depth=${down}`,
+        headers: bearer(ctx.viewer),
+      }),
+      limit: ctx.limits.traverse(ctx.viewer, origin, up, down),
+      target: (p99) => underTarget(30, p99, false, ctx.profile),
+    });
+  }
+  await latency(ctx, {
+    workload: `tree-ids of the ${size}-message thread`,
+    request: () => ({ path: `/v1/messages/${origin}/tree-ids`, headers: bearer(ctx.viewer) }),
+    limit: ctx.limits.treeIds(ctx.viewer, origin),
+    target: () => null,
+  });
+}
+
+/** Two-word queries, both words of frequency rank 10 to 500 (common to rare-ish). */
+function searchQueries(ctx: Context): string[] {
+  const random = new Prng(ctx.profile.seed + 11);
+  return Array.from(
+    { length: 50 },
+    () => `${wordOfRank(10 + random.below(490))} ${wordOfRank(10 + random.below(490))}`,
+  );
+}
+
+async function searchWorkloads(ctx: Context): Promise<void> {
+  const queries = searchQueries(ctx);
+  await latency(ctx, {
+    workload: 'search: two-word content query',
+    request: (i) => ({
+      path: `/v1/messages/search?q=${encodeURIComponent(queries[i % queries.length]!)}`,
+      headers: bearer(ctx.viewer),
+    }),
+    limit: ctx.limits.search(ctx.viewer, queries, 15),
+    target: (p99) => underTarget(100, p99, true, ctx.profile),
+  });
+  const sources = viewerVisibleIds(ctx, 50);
+  await latency(ctx, {
+    workload: 'similar: 5 most similar messages',
+    request: (i) => ({
+      path: `/v1/messages/similar/${sources[i % sources.length]!}`,
+      headers: bearer(ctx.viewer),
+    }),
+    limit: ctx.limits.similar(ctx.viewer, sources, 5, 3),
+    target: (p99) => underTarget(100, p99, true, ctx.profile),
+  });
+}
+
+async function delegatedUsers(
+  ctx: Context,
+  prefix: string,
+  count: number,
+  isBot = false,
+): Promise<Session[]> {
+  return mapPool(
+    Array.from({ length: count }, (_, i) => i),
+    8,
+    async (i) => {
+      const uid = await ctx.api.createManaged(ctx.lead.token, `${prefix}${i}-${ctx.run}`, isBot);
+      const token = await ctx.api.delegate(ctx.lead.token, uid);
+      return { uid, token, sessionId: sessionIdOf(token) };
+    },
+  );
+}
+
+/** Sessions of the seeded fan-out members (managed users of the lead), delegated through the API once. */
+async function membersOf(ctx: Context): Promise<Session[]> {
+  if (ctx.members.length === 0) {
+    ctx.members = await mapPool(ctx.data.fanout!.members, 8, async (member) => {
+      const token = await ctx.api.delegate(ctx.lead.token, member.uid);
+      return { uid: member.uid, token, sessionId: sessionIdOf(token) };
+    });
+  }
+  return ctx.members;
+}
+
+const wsUrlOf = (ctx: Context, token: string) =>
+  `${ctx.service.url.replace(/^http/, 'ws')}/v1/ws/v1?access_token=${encodeURIComponent(token)}`;
+
+async function fanOutWorkload(ctx: Context): Promise<void> {
+  const { profile } = ctx;
+  const began = performance.now();
+  const members = await membersOf(ctx);
+  const channel = ctx.data.fanout!.channel_id;
+  log(`fan-out: ${members.length} member sessions in ${((performance.now() - began) / 1000).toFixed(1)} s`);
+  const round = new Round();
+  let sockets: WebSocket[] = [];
+  let bareSockets: WebSocket[] = [];
+  try {
+    sockets = await openMany(
+      members.map((m) => wsUrlOf(ctx, m.token)),
+      round,
+      true,
+    );
+    const answered: number[] = [];
+    const postOnce = async (i: number) => {
+      const t0 = performance.now();
+      const [message] = await ctx.api.post(ctx.lead.token, {
+        content: contentOf(profile.seed + 301, i),
+        channel_ids: [channel],
+      });
+      answered.push(performance.now() - t0);
+      return message!;
+    };
+    // Warm-up, and a check that the frames are the notification of that post.
+    round.reset();
+    const first = await postOnce(-1);
+    await round.lastOf(sockets.length, 15_000);
+    const event = round.events[0] as { type?: string; content?: { messages?: { id: string }[] } } | undefined;
+    if (event?.type !== 'channels' || event.content?.messages?.[0]?.id !== first.id)
+      throw new Error(`unexpected notification frame: ${JSON.stringify(event).slice(0, 300)}`);
+    answered.length = 0;
+    const skein = await measureFanOut(round, sockets.length, profile.fanoutPosts, async (i) => {
+      await postOnce(i);
+    });
+    const frameBytes = skein.frameBytes;
+    // The post's own database work (one message, one notification per member), one at a time.
+    const limitPost = await runPool(
+      ctx.limits.post((_w, i) => ({
+        author: ctx.lead,
+        contents: [contentOf(profile.seed + 302, i)],
+        recipientUids: [],
+        channelIds: [channel],
+      })),
+      { concurrency: 1, seconds: profile.duration, warmupOps: 1 },
+    );
+    await closeAll(sockets);
+    sockets = [];
+
+    const bareRound = new Round();
+    bareSockets = await openMany(
+      members.map(() => `${ctx.bare.url.replace(/^http/, 'ws')}/ws`),
+      bareRound,
+      false,
+    );
+    await fetch(`${ctx.bare.url}/broadcast/${frameBytes}`, { method: 'POST' });
+    await bareRound.lastOf(bareSockets.length, 15_000);
+    const bare = await measureFanOut(bareRound, bareSockets.length, profile.fanoutPosts, async () => {
+      const res = await fetch(`${ctx.bare.url}/broadcast/${frameBytes}`, { method: 'POST' });
+      await res.text();
+    });
+    const n = members.length;
+    if (skein.incomplete) ctx.failures.push(`fan-out: ${skein.incomplete} posts did not reach every socket`);
+    const incomplete = skein.incomplete
+      ? `; ${skein.incomplete} of ${skein.rounds} posts missed a socket`
+      : '';
+    ctx.rows.push({
+      workload: `fan-out: channel post to ${n} sockets, last frame`,
+      metric: 'p50 ms',
+      skein: skein.p50,
+      limit: bare.p50,
+      limitOf: 'bare ws',
+      http: null,
+      target: null,
+    });
+    ctx.rows.push({
+      workload: `fan-out: channel post to ${n} sockets, last frame`,
+      metric: 'p99 ms',
+      skein: skein.p99,
+      limit: bare.p99,
+      limitOf: 'bare ws',
+      http: null,
+      target:
+        n >= 1000
+          ? underTarget(100, skein.p99, false, profile)
+          : { text: 'p99 < 100 ms (1,000 sockets)', pass: null },
+      note:
+        `${skein.rounds} posts, frame ${frameBytes} bytes${incomplete}; last frame after the POST answer: p50 ` +
+        `${skein.afterAnswer.p50.toFixed(1)} ms, p99 ${skein.afterAnswer.p99.toFixed(1)} ms (negative: before it)`,
+    });
+    ctx.rows.push({
+      workload: `fan-out: the channel post answered (${n} notifications)`,
+      metric: 'p50 ms',
+      skein: percentile(answered, 50),
+      limit: limitPost.p50,
+      limitOf: 'neo4j-driver',
+      http: null,
+      target: null,
+    });
+    ctx.rows.push({
+      workload: `fan-out: the channel post answered (${n} notifications)`,
+      metric: 'p99 ms',
+      skein: percentile(answered, 99),
+      limit: limitPost.p99,
+      limitOf: 'neo4j-driver',
+      http: null,
+      target: null,
+      note: 'POST /v1/messages with channel_ids; limit: the same statements through neo4j-driver',
+    });
+  } finally {
+    await closeAll(sockets);
+    await closeAll(bareSockets);
+  }
+}
+
+async function idleSocketsWorkload(ctx: Context): Promise<void> {
+  const { profile } = ctx;
+  const holders = await membersOf(ctx);
+  const n = profile.idleSockets;
+  let sockets: WebSocket[] = [];
+  try {
+    const before = rssMiB(ctx.service.pid);
+    const began = performance.now();
+    sockets = await openMany(
+      Array.from({ length: n }, (_, i) => wsUrlOf(ctx, holders[i % holders.length]!.token)),
+      null,
+      true,
+      200,
+    );
+    const openSeconds = (performance.now() - began) / 1000;
+    log(`${n} sockets open in ${openSeconds.toFixed(1)} s`);
+    // Let the handshakes' garbage settle before reading the resident size.
+    const settle = profile.name === 'smoke' ? 1000 : 2000;
+    await sleep(settle);
+    const rss = rssMiB(ctx.service.pid);
+    await terminateAll(sockets);
+    sockets = [];
+    const bareBefore = rssMiB(ctx.bare.pid);
+    sockets = await openMany(
+      Array.from({ length: n }, () => `${ctx.bare.url.replace(/^http/, 'ws')}/ws`),
+      null,
+      false,
+      200,
+    );
+    await sleep(settle);
+    const bareRss = rssMiB(ctx.bare.pid);
+    const perSocket = ((rss - before) * 1024) / n;
+    ctx.rows.push({
+      workload: `${n} idle sockets: service RSS`,
+      metric: 'MiB',
+      skein: rss,
+      limit: bareRss,
+      limitOf: 'bare ws',
+      http: null,
+      target:
+        n >= 10_000
+          ? { text: '< 500 MiB', pass: rss < 500 }
+          : { text: '< 500 MiB (10,000 sockets)', pass: null },
+      note:
+        `RSS ${before.toFixed(0)} MiB before the sockets (${perSocket.toFixed(1)} KiB per socket); ` +
+        `bare server ${bareBefore.toFixed(0)} → ${bareRss.toFixed(0)} MiB; ` +
+        `${n} sockets opened in ${openSeconds.toFixed(1)} s over ${holders.length} users`,
+    });
+  } finally {
+    await terminateAll(sockets);
+  }
+}
+
+async function webhookWorkload(ctx: Context): Promise<void> {
+  const { profile } = ctx;
+  const receiver = await startReceiver();
+  try {
+    // Bots with a verified endpoint each (the receiver, at /hook/<n>): a post to all of them makes
+    // one delivery per bot, so a short burst of posts leaves a backlog for the dispatcher to drain.
+    const bots = await delegatedUsers(ctx, 'bench-bot', profile.webhookBots, true);
+    await mapPool(bots, 4, async (bot, i) => {
+      const url = `${receiver.url}/hook/${i}`;
+      await ctx.api.call('POST', '/v1/auth/contacts/endpoint/request', { token: bot.token, body: { url } });
+      await ctx.api.call('POST', '/v1/auth/contacts/endpoint/verify', { token: bot.token, body: { url } });
+    });
+    const writerOf = (i: number) => ctx.writers[i % ctx.writers.length]!;
+    const postTo = async (i: number, to: Session[]) => {
+      const [message] = await ctx.api.post(writerOf(i).token, {
+        content: contentOf(profile.seed + 401, i),
+        recipients: to.map((bot) => `uid:${bot.uid}`),
+      });
+      return message!.id;
+    };
+
+    // Delay added by the outbox: one post at a time to one bot, from the answer to the receiver's request.
+    const afterAnswer: number[] = [];
+    const afterSend: number[] = [];
+    let lost = 0;
+    for (let i = 0; i < profile.webhookSequential + 2; i++) {
+      const t0 = performance.now();
+      const id = await postTo(i, [bots[0]!]);
+      const answeredAt = performance.now();
+      const at = await receiver.waitFor(`${bots[0]!.uid}/${id}`, 20_000);
+      if (i < 2) continue; // warm-up
+      if (at === null) {
+        lost++;
+        ctx.failures.push(`webhooks: the delivery of ${id} did not come within 20 s`);
+      } else {
+        afterAnswer.push(at - answeredAt);
+        afterSend.push(at - t0);
+      }
+    }
+
+    // Deliveries per second: the receiver stops answering while a burst of posts to every bot
+    // fills the outbox (the dispatcher's in-flight slots stay taken), then answers again; the rate
+    // is how fast the backlog drains, from that moment to the last delivery.
+    const posts = Math.max(1, Math.ceil(profile.webhookBurst / bots.length));
+    receiver.hold(12_000);
+    const t0 = performance.now();
+    const ids = await mapPool(
+      Array.from({ length: posts }, (_, i) => 1000 + i),
+      profile.connections,
+      (i) => postTo(i, bots),
+    );
+    const postsDone = performance.now();
+    const released = receiver.release();
+    const keys = ids.flatMap((id) => bots.map((bot) => `${bot.uid}/${id}`));
+    const arrivals = await Promise.all(keys.map((key) => receiver.waitFor(key, 120_000)));
+    const arrived = arrivals.filter((at): at is number => at !== null);
+    const drained = arrived.filter((at) => at > released.at);
+    const last = Math.max(...arrived);
+    const rate = drained.length / ((last - released.at) / 1000);
+    if (arrived.length < keys.length)
+      ctx.failures.push(`webhooks: ${keys.length - arrived.length} deliveries missing after 120 s`);
+
+    const bytes = receiver.bodyBytes;
+    const http = await measureHttp({
+      baseUrl: receiver.url,
+      method: 'POST',
+      connections: 32,
+      seconds: bareSeconds(profile),
+      request: () => ({
+        path: '/hook/x',
+        body: JSON.stringify({ pad: 'x'.repeat(Math.max(0, bytes - 10)) }),
+      }),
+    });
+    ctx.rows.push({
+      workload: `webhooks: ${keys.length} deliveries to ${bots.length} bots`,
+      metric: 'deliveries/s',
+      skein: rate,
+      limit: null,
+      limitOf: 'none',
+      http: http.opsPerSec,
+      target: null,
+      note:
+        `${posts} posts to all ${bots.length} bots in ${((postsDone - t0) / 1000).toFixed(1)} s ` +
+        `(${(keys.length / ((postsDone - t0) / 1000)).toFixed(0)} deliveries/s created) while the receiver held ` +
+        `${released.held} requests; then ${drained.length} deliveries in ${((last - released.at) / 1000).toFixed(1)} s; ` +
+        `${keys.length - arrived.length} missing after 120 s. Bare HTTP: the receiver hit by autocannon with 32 ` +
+        `connections (the dispatcher's in-flight cap) and ${bytes}-byte bodies`,
+    });
+    ctx.rows.push({
+      workload: 'webhooks: outbox delay after the POST answer',
+      metric: 'p50 ms',
+      skein: percentile(afterAnswer, 50),
+      limit: null,
+      limitOf: 'none',
+      http: null,
+      target: null,
+    });
+    ctx.rows.push({
+      workload: 'webhooks: outbox delay after the POST answer',
+      metric: 'p99 ms',
+      skein: percentile(afterAnswer, 99),
+      limit: null,
+      limitOf: 'none',
+      http: null,
+      target: null,
+      note:
+        `${afterAnswer.length} posts one at a time to one bot; from sending the POST: p50 ` +
+        `${percentile(afterSend, 50).toFixed(1)} ms, p99 ${percentile(afterSend, 99).toFixed(1)} ms` +
+        (lost ? `; ${lost} not delivered within 20 s` : ''),
+    });
+  } finally {
+    await receiver.close();
+  }
+}
+
+const WORKLOAD_RUNNERS: [Workload, (ctx: Context) => Promise<void>][] = [
+  ['post', postWorkloads],
+  ['read', readWorkload],
+  ['views', viewWorkloads],
+  ['traverse', traverseWorkloads],
+  ['search', searchWorkloads],
+  ['fanout', fanOutWorkload],
+  ['sockets', idleSocketsWorkload],
+  ['webhooks', webhookWorkload],
+];
+
+// ---------------------------------------------------------------------------------------------
+// The run
+
+function datasetKey(profile: Profile): string {
+  return JSON.stringify({
+    messages: profile.messages,
+    users: profile.users,
+    channels: profile.channels,
+    seed: profile.seed,
+    viewerWritesIn: profile.viewerWritesIn,
+    viewerReceivesIn: profile.viewerReceivesIn,
+    bigThread: profile.bigThread,
+    bigThreadSpine: profile.bigThreadSpine,
+    fanoutMembers: profile.fanoutMembers,
+  });
+}
+
+/** Seeds the store, or reuses one an earlier run seeded with the same sizes (external Neo4j only). */
+async function seedStore(db: Database, profile: Profile, data: Dataset): Promise<'seeded' | 'reused'> {
+  const key = datasetKey(profile);
+  const [marker] = await db.runText('OPTIONAL MATCH (b:BenchDataset) RETURN b.key AS key');
+  const found = marker?.key as string | null | undefined;
+  if (found === key) return 'reused';
+  if (found) throw new Error(`the database holds another bench store (${found}); use an empty one`);
+  const [viewer] = await db.runText('MATCH (u:User {tag_folded: $tag}) RETURN count(u) AS n', {
+    tag: VIEWER_TAG,
+  });
+  if (Number(viewer?.n ?? 0) > 0)
+    throw new Error('the database already holds a bench-viewer; use an empty one');
+  let lastLabel = '';
+  let lastPrint = 0;
+  const began = Date.now();
+  await writeDataset(db, data, ({ label, done, total, elapsedMs }) => {
+    const now = Date.now();
+    if (done === total || now - lastPrint > 10_000 || label !== lastLabel) {
+      const rate = elapsedMs > 0 ? (done / elapsedMs) * 1000 : 0;
+      log(
+        `seed ${label}: ${done}/${total} (${rate.toFixed(0)} rows/s, ${((now - began) / 1000).toFixed(0)} s in all)`,
+      );
+      lastPrint = now;
+      lastLabel = label;
+    }
+  });
+  await db.runText('CREATE (:BenchDataset {key: $key, written_at: datetime()})', { key });
+  // Let the indexes catch up with the seeding, so that the first workload does not pay for them.
+  await db.runText('CALL db.awaitIndexes(600)');
+  return 'seeded';
+}
+
+/** Threads the viewer wrote in or received a message of (channels aside). */
+function viewerThreadCount(data: Dataset): number {
+  const rootOf = new Map(data.messages.map((m) => [m.id, m.root_id]));
+  const roots = new Set(data.messages.filter((m) => m.author_uid === data.viewer.uid).map((m) => m.root_id));
+  for (const r of data.receivers) if (r.uid === data.viewer.uid) roots.add(rootOf.get(r.message_id)!);
+  return roots.size;
+}
+
+async function main(): Promise<void> {
+  const profile = parseProfile(process.argv.slice(2));
+  profile.bigThreadSpine = Math.min(profile.bigThreadSpine, profile.bigThread);
+  const startedAt = new Date();
+  const began = performance.now();
+  const timings: Record<string, number> = {};
+  const time = async <T>(label: string, work: () => Promise<T>): Promise<T> => {
+    const t0 = performance.now();
+    try {
+      return await work();
+    } finally {
+      timings[label] = (performance.now() - t0) / 1000;
+    }
+  };
+  const cleanups: (() => Promise<void>)[] = [];
+  const quiet = createLogger('warn');
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'skein-bench-'));
+  cleanups.push(() => {
+    if (!profile.keep) rmSync(tmp, { recursive: true, force: true });
+    else log(`kept ${tmp}`);
+    return Promise.resolve();
+  });
+  const loadStart = os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+  log(
+    `profile ${profile.name}: ${profile.messages} messages, ${profile.users} users, ${profile.channels} channels; load ${loadStart}`,
+  );
+
+  try {
+    let target: Neo4jTarget;
+    if (process.env.NEO4J_URI) {
+      target = {
+        uri: process.env.NEO4J_URI,
+        user: process.env.NEO4J_USER ?? 'neo4j',
+        password: process.env.NEO4J_PASSWORD ?? '',
+        database: process.env.NEO4J_DATABASE,
+      };
+    } else {
+      const embedded = await time('neo4j start', async () =>
+        startEmbeddedNeo4j({
+          dataDir: path.join(tmp, 'neo4j-data'),
+          port: await freePort(),
+          heap: profile.neo4jHeap,
+          pageCache: profile.neo4jPageCache,
+          log: quiet,
+        }),
+      );
+      cleanups.push(() => embedded.stop());
+      target = embedded.target;
+    }
+    const db = Database.connect(target);
+    cleanups.push(() => db.close());
+    await db.verify();
+    await applySchema(db, quiet);
+    const [component] = await db.runText(
+      'CALL dbms.components() YIELD versions, edition RETURN versions[0] AS v, edition',
+    );
+    const neo4jVersion = `${String(component?.v)} ${String(component?.edition)}`;
+
+    const data = generateDataset({
+      messages: profile.messages,
+      users: profile.users,
+      channels: profile.channels,
+      seed: profile.seed,
+      viewerWritesIn: profile.viewerWritesIn,
+      viewerReceivesIn: profile.viewerReceivesIn,
+      channelMembers: 20,
+      ownThreads: [{ size: profile.bigThread, spine: profile.bigThreadSpine, stitches: 0 }],
+      passwordHash: await hashPassword(SEEDED_PASSWORD, BCRYPT_COST),
+      fanoutMembers: profile.fanoutMembers,
+    });
+    const seeded = await time('seed', () => seedStore(db, profile, data));
+    log(`store ${seeded} in ${timings.seed!.toFixed(1)} s`);
+    if (profile.seedOnly) return;
+
+    const service = await time('service start', async () => {
+      const port = await freePort();
+      return startService({
+        PORT: String(port),
+        NEO4J_URI: target.uri,
+        NEO4J_USER: target.user,
+        NEO4J_PASSWORD: target.password,
+        SKEIN_DATA_DIR: path.join(tmp, 'service'),
+        SKEIN_RATE_LIMIT_AUTH_PER_MIN: '1000000',
+        SKEIN_VERIFICATION_REQUESTS_PER_HOUR: '100000',
+        SKEIN_ADMIN_TAG: ADMIN_TAG,
+        SKEIN_ADMIN_PASSWORD: ADMIN_PASSWORD,
+        SKEIN_WEBHOOK_ALLOW_PRIVATE: 'true',
+        LOG_LEVEL: 'warn',
+      });
+    });
+    cleanups.push(() => service.stop());
+    const bare = await startBareServer();
+    cleanups.push(() => bare.stop());
+
+    // Sessions through the real API.
+    const api = new Api(service.url);
+    const run = randomBytes(2).toString('hex');
+    const setup = await time('sessions', async () => {
+      const admin = await api.login(ADMIN_TAG, ADMIN_PASSWORD);
+      const leadUid = data.fanout!.lead.uid;
+      await api.grant(admin, leadUid, [
+        'messages.read',
+        'messages.write',
+        'realtime.connect',
+        'channels.create',
+      ]);
+      // Sessions freeze their permissions when minted: the lead logs in after the grant.
+      const leadToken = await api.login(LEAD_TAG, SEEDED_PASSWORD);
+      const viewerToken = await api.login(VIEWER_TAG, SEEDED_PASSWORD);
+      return {
+        lead: { uid: leadUid, token: leadToken, sessionId: sessionIdOf(leadToken) },
+        viewer: { uid: data.viewer.uid, token: viewerToken, sessionId: sessionIdOf(viewerToken) },
+      };
+    });
+    const ctx: Context = {
+      profile,
+      data,
+      api,
+      service,
+      bare,
+      limits: new DbLimits(db, service.url),
+      run,
+      lead: setup.lead,
+      viewer: setup.viewer,
+      writers: [],
+      members: [],
+      rows: [],
+      notes: [],
+      failures: [],
+    };
+    ctx.writers = await delegatedUsers(ctx, 'bench-w', profile.connections);
+
+    for (const [name, runner] of WORKLOAD_RUNNERS) {
+      if (!profile.only.has(name)) continue;
+      log(`workload ${name}`);
+      try {
+        await time(name, () => runner(ctx));
+      } catch (error) {
+        const message = (error as Error).message.split('\n')[0]!.slice(0, 300);
+        log(`workload ${name} failed: ${message}`);
+        ctx.failures.push(`${name}: ${message}`);
+        ctx.rows.push({
+          workload: name,
+          metric: 'p99 ms',
+          skein: null,
+          limit: null,
+          limitOf: 'none',
+          http: null,
+          target: null,
+          note: `failed: ${message}`,
+        });
+      }
+    }
+
+    const loadEnd = os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
+    const cpus = os.cpus();
+    const thread = data.ownThreads[0]!;
+    const report = {
+      profile: profile.name,
+      started_at: startedAt.toISOString(),
+      finished_at: new Date().toISOString(),
+      seconds: (performance.now() - began) / 1000,
+      machine: {
+        cpu_model: cpus[0]?.model ?? 'unknown',
+        cpus: cpus.length,
+        memory_gib: (os.totalmem() / 1024 ** 3).toFixed(0),
+        node: process.version,
+        neo4j: neo4jVersion,
+        neo4j_memory: process.env.NEO4J_URI
+          ? 'external'
+          : `heap ${profile.neo4jHeap}, page cache ${profile.neo4jPageCache}`,
+        load_start: loadStart,
+        load_end: loadEnd,
+      },
+      sizes: {
+        messages: data.messages.length,
+        users: data.users.length,
+        channels: data.channels.length,
+        receivers: data.receivers.length,
+        inclusions: data.inclusions.length,
+        viewer_threads: viewerThreadCount(data),
+        big_thread: `${thread.ids.length} messages, spine ${thread.spine.length}`,
+        fanout_channel: `${data.fanout?.members.length ?? 0} members`,
+        store: seeded,
+      },
+      timings,
+      rows: ctx.rows,
+      notes: [
+        `Seconds per measurement: ${profile.duration} (bare server ${bareSeconds(profile)}); throughput workloads ` +
+          `use ${profile.connections} connections (100-message posts ${profile.batchConnections}), latency workloads one.`,
+        `The service, Neo4j, the bare server and this load generator share the machine's ${cpus.length} cores.`,
+        ...(profile.name === 'smoke'
+          ? [
+              'Smoke run: it checks that every workload runs; its measurements are too short to judge, and the ' +
+                'bare HTTP column is measured once per method and connection count.',
+            ]
+          : []),
+        ...ctx.notes,
+        ...ctx.failures.map((f) => `Failure: ${f}`),
+      ],
+    };
+    const files = await writeReport(report, profile.outDir);
+    console.log(`\n${textTable(ctx.rows)}\n`);
+    log(`wrote ${files.join(', ')}`);
+    if (ctx.failures.length > 0) {
+      // Targets never fail the run (the table says pass/fail); broken workloads do, so CI's smoke run notices.
+      log(`failures:\n  ${ctx.failures.join('\n  ')}`);
+      process.exitCode = 1;
+    }
+  } finally {
+    for (const cleanup of cleanups.reverse()) {
+      await cleanup().catch((error: unknown) => log(`cleanup failed: ${(error as Error).message}`));
+    }
+    log(`done in ${((performance.now() - began) / 1000).toFixed(0)} s`);
+  }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    killChildren();
+    process.exit(130);
+  });
+}
+
+main().then(
+  () => process.exit(process.exitCode ?? 0),
+  (error: unknown) => {
+    console.error(error);
+    killChildren();
+    process.exit(1);
+  },
+);
