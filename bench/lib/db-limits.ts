@@ -19,6 +19,7 @@ import {
   resolvePostRefs,
   type NewMessage,
   type NewMessageEdges,
+  type PostRefs,
 } from '../../src/components/messages/messages-repository.js';
 import {
   SIMILAR_CANDIDATES,
@@ -32,6 +33,7 @@ import { windowParams } from '../../src/components/threads/threads-repository.js
 import { MAX_TRAVERSAL_NODES } from '../../src/components/threads/threads.schemas.js';
 import { newShortId } from '../../src/platform/auth/secrets.js';
 import type { Database } from '../../src/platform/neo4j/database.js';
+import { constraintClash } from '../../src/platform/neo4j/unique-ids.js';
 
 export interface Actor {
   uid: string;
@@ -205,55 +207,74 @@ export class DbLimits {
         channel_ids: channelIds,
         file_ids: [],
       });
-      const base = Date.now();
-      const items: NewMessage[] = [];
-      const edges: NewMessageEdges = { replies: [], receivers: [], inclusions: [], attachments: [] };
-      const toNotify: { uid: string; message_id: string }[] = [];
-      // Each message after the first replies to the one before it, in the first one's thread.
-      let parentId: string | null = null;
-      let rootId: string | null = null;
-      for (const content of contents) {
-        const id = newShortId();
-        rootId ??= id;
-        items.push({
-          id,
-          content,
-          subject: null,
-          public: false,
-          created_at: new Date(base + items.length).toISOString(),
-          parent_id: parentId,
-          root_id: rootId,
-          tags: [],
-          import_info_json: null,
-        });
-        if (parentId) edges.replies.push({ parent_id: parentId, child_id: id });
-        for (const wanted of recipientUids) {
-          const uid = refs.users.get(`uid:${wanted}`);
-          if (!uid) throw new Error(`no user ${wanted}`);
-          edges.receivers.push({ message_id: id, uid, public: true });
-          toNotify.push({ uid, message_id: id });
+      // Ids are 8 random hex characters, unique by constraint: on a store of a million messages a
+      // 100-message post collides now and then, and the service then retries with fresh ids.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await this.writePost(author, contents, recipientUids, channelIds, refs);
+        } catch (error) {
+          if (constraintClash(error) !== 'id' || attempt >= 3) throw error;
         }
-        for (const channelId of channelIds) {
-          if (!refs.channels.get(channelId)?.member) throw new Error(`not a member of ${channelId}`);
-          edges.inclusions.push({ message_id: id, channel_id: channelId });
-        }
-        parentId = id;
       }
-      await this.db.inWrite(async (tx) => {
-        await createMessages(tx, author.uid, items, edges);
-        await hydrateMessages(
-          tx,
-          { uid: author.uid },
-          items.map((m) => m.id),
-          this.publicUrl,
-        );
-        const planned = [
-          ...groupByUser('sent', toNotify, author.uid),
-          ...(await planChannelNotifications(tx, author.uid, edges.inclusions, edges.receivers)),
-        ];
-        await recordNotifications(tx, planned);
-      });
-      return items.length;
     };
+  }
+
+  /** The post's write transaction, with fresh message ids. */
+  private async writePost(
+    author: Actor,
+    contents: string[],
+    recipientUids: string[],
+    channelIds: string[],
+    refs: PostRefs,
+  ): Promise<number> {
+    const base = Date.now();
+    const items: NewMessage[] = [];
+    const edges: NewMessageEdges = { replies: [], receivers: [], inclusions: [], attachments: [] };
+    const toNotify: { uid: string; message_id: string }[] = [];
+    // Each message after the first replies to the one before it, in the first one's thread.
+    let parentId: string | null = null;
+    let rootId: string | null = null;
+    for (const content of contents) {
+      const id = newShortId();
+      rootId ??= id;
+      items.push({
+        id,
+        content,
+        subject: null,
+        public: false,
+        created_at: new Date(base + items.length).toISOString(),
+        parent_id: parentId,
+        root_id: rootId,
+        tags: [],
+        import_info_json: null,
+      });
+      if (parentId) edges.replies.push({ parent_id: parentId, child_id: id });
+      for (const wanted of recipientUids) {
+        const uid = refs.users.get(`uid:${wanted}`);
+        if (!uid) throw new Error(`no user ${wanted}`);
+        edges.receivers.push({ message_id: id, uid, public: true });
+        toNotify.push({ uid, message_id: id });
+      }
+      for (const channelId of channelIds) {
+        if (!refs.channels.get(channelId)?.member) throw new Error(`not a member of ${channelId}`);
+        edges.inclusions.push({ message_id: id, channel_id: channelId });
+      }
+      parentId = id;
+    }
+    await this.db.inWrite(async (tx) => {
+      await createMessages(tx, author.uid, items, edges);
+      await hydrateMessages(
+        tx,
+        { uid: author.uid },
+        items.map((m) => m.id),
+        this.publicUrl,
+      );
+      const planned = [
+        ...groupByUser('sent', toNotify, author.uid),
+        ...(await planChannelNotifications(tx, author.uid, edges.inclusions, edges.receivers)),
+      ];
+      await recordNotifications(tx, planned);
+    });
+    return items.length;
   }
 }

@@ -1,12 +1,14 @@
 // History: one entry per thread where the viewer wrote a message, ordered by the viewer's latest
 // message there, newest first, one page (+1). The entry is the thread's root when the viewer may
 // see it, else the viewer's earliest message in the thread. With $channel_id only messages
-// included in that channel count. The viewer's messages come from the (author_uid, created_at)
-// index and are grouped by thread (a cost that grows with the viewer's own messages, not with the
-// store); entries are looked up for the page's threads only, the earliest own message by an
-// ascending (root_id, created_at) seek that stops at the first match.
+// included in that channel count. The viewer's messages come from the (author_uid, created_at,
+// root_id) index, which holds their thread too, and are grouped by thread (a cost that grows with
+// the viewer's own messages, not with the store); entries are looked up for the page's threads
+// only, the earliest own message by an ascending (root_id, created_at) seek that stops at the first
+// match.
 MATCH (mine:Message)
-WHERE mine.author_uid = $viewer_uid AND mine.created_at IS NOT NULL
+USING INDEX mine:Message(author_uid, created_at, root_id)
+WHERE mine.author_uid = $viewer_uid AND mine.created_at IS NOT NULL AND mine.root_id IS NOT NULL
   AND ($channel_id IS NULL OR EXISTS { (:Channel {id: $channel_id})-[:INCLUDES]->(mine) })
 WITH mine.root_id AS root_id, max(mine.created_at) AS latest
 ORDER BY latest DESC, root_id DESC

@@ -9,6 +9,10 @@
 // visible, so its time is a floor under the thread's entry time, and the thread's newest message
 // (one step down the (root_id, created_at) index) is a ceiling over it. A thread whose ceiling is
 // below the $cap-th highest floor cannot reach the page; only the others get the exact look-up.
+// The viewer's own messages are read from the (author_uid, created_at, root_id) index and grouped by
+// thread. A thread of one's own qualifies when any of them has a recipient other than the viewer
+// (the check stops at the first, so a long thread costs one look, not one per message); its floor
+// is the viewer's newest message there, which the viewer can always see.
 CALL () {
   MATCH (:User {uid: $viewer_uid})<-[r:RECEIVED_BY]-(m:Message)
   WHERE (NOT $unread_only OR r.read_at IS NULL)
@@ -16,11 +20,17 @@ CALL () {
   RETURN m.root_id AS root_id, m.created_at AS seen_at
   UNION ALL
   MATCH (m:Message)
+  USING INDEX m:Message(author_uid, created_at, root_id)
   WHERE NOT $unread_only
-    AND m.author_uid = $viewer_uid AND m.created_at IS NOT NULL
-    AND EXISTS { (m)-[:RECEIVED_BY]->(other:User) WHERE other.uid <> $viewer_uid }
+    AND m.author_uid = $viewer_uid AND m.created_at IS NOT NULL AND m.root_id IS NOT NULL
     AND ($channel_id IS NULL OR EXISTS { (:Channel {id: $channel_id})-[:INCLUDES]->(m) })
-  RETURN m.root_id AS root_id, m.created_at AS seen_at
+  WITH m.root_id AS root_id, max(m.created_at) AS newest, collect(m) AS mine
+  WHERE EXISTS {
+    UNWIND mine AS written
+    MATCH (written)-[:RECEIVED_BY]->(other:User)
+    WHERE other.uid <> $viewer_uid
+  }
+  RETURN root_id, newest AS seen_at
 }
 WITH root_id, max(seen_at) AS floor
 WITH collect({root_id: root_id, floor: floor}) AS threads

@@ -219,6 +219,22 @@ describe('GET /v1/messages/inbox', () => {
     expect(pages.map((p) => p.has_more)).toEqual([true, true, false]);
   });
 
+  it('when only an older message of my long thread has a recipient, then the thread still counts, at its newest message', async () => {
+    const [alice, bob] = await Promise.all([registerWriter(api), registerWriter(api)]);
+    const t1 = await post(alice, { content: 't1 to bob', recipients: [bob.tag] });
+    const t2 = await post(alice, { content: 't2 to bob', recipients: [bob.tag] });
+    // Newer own replies in t1 with no recipient: the thread qualifies through t1's root only.
+    let tip = t1;
+    for (let i = 0; i < 4; i++) tip = await post(alice, { content: `aside ${i}`, parent_id: tip.id });
+
+    const pages = [];
+    for (let skip = 0; skip < 2; skip++)
+      pages.push(await view(api, `/v1/messages/inbox?limit=1&skip=${skip}`, alice.token));
+    expect(pages.map(idsOf)).toEqual([[tip.id], [t2.id]]);
+    // Bob cannot see the asides: his entry for t1 is the message he received.
+    expect(idsOf(await view(api, '/v1/messages/inbox', bob.token))).toEqual([t2.id, t1.id]);
+  });
+
   it('when I post without recipients or only to myself, then the thread is no inbox entry of mine unless I receive it', async () => {
     const alice = await registerWriter(api);
     await post(alice, { content: 'alone' });
