@@ -4,4 +4,4 @@
 (__m.public = true
  OR __m.author_uid = $viewer_uid
  OR EXISTS { MATCH (__m)-[:RECEIVED_BY]->(:User {uid: $viewer_uid}) }
- OR EXISTS { MATCH (:User {uid: $viewer_uid})<-[:HAS_MEMBER]-(__channel:Channel) WHERE EXISTS { (__channel)-[:INCLUDES]->(__m) } })
+ OR EXISTS { MATCH (__viewer:User {uid: $viewer_uid}) MATCH (__m)<-[:INCLUDES]-(:Channel)-[:HAS_MEMBER]->(__viewer) })
