@@ -2,6 +2,7 @@
 // {"detail": "<sentence>", "code": "<snake_case>"} with the status its code implies.
 export const ERROR_STATUS = {
   bad_request: 400,
+  answer_too_large: 400,
   invalid_json: 400,
   missing_api_key: 400,
   missing_field: 400,

@@ -90,3 +90,69 @@ describe('GraphQL', () => {
     expect(res.body.errors?.[0]?.message).toMatch(/cost|complex|nest|list/i);
   });
 });
+
+describe('GraphQL answer size', () => {
+  // Found when reviewing the list nesting limit: two nested lists pass it, and
+  // `message { thread { thread { id } } }` answers n + n² objects for a thread of n messages (10^8
+  // on a 10 000-message thread), and the thread look-up used to return every thread once per asked
+  // message from the database. The answer is now counted as it is built and refused past the budget.
+  let token: string;
+  let rootId: string;
+  const SIZE = 240; // 240 + 240² > 50 000 objects (MAX_ANSWER_OBJECTS)
+
+  beforeAll(async () => {
+    const author = await registerWriter(api);
+    token = author.token;
+    let parentId: string | undefined;
+    for (let posted = 0; posted < SIZE; posted += 80) {
+      const chain = Array.from({ length: 80 }, (_, i) => ({
+        content: `link ${posted + i}`,
+        ...(i === 0 && parentId ? { parent_id: parentId } : {}),
+      }));
+      const res = await api.request<{ ok: boolean; message: { id: string } }[]>('POST', '/v1/messages', {
+        token,
+        body: chain,
+      });
+      expect(res.status).toBe(200);
+      rootId ??= res.body[0]!.message.id;
+      parentId = res.body.at(-1)!.message.id;
+    }
+  });
+
+  it('when a thread is asked for inside its own thread, then 400 answer_too_large with one error and no data', async () => {
+    const res = await api.graphql<{ message: unknown }>(
+      'query($id: String!) { message(id: $id) { thread { id thread { id } } } }',
+      { id: rootId },
+      { token },
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.data ?? null).toBeNull();
+    expect(res.body.errors).toHaveLength(1);
+    expect(res.body.errors?.[0]?.extensions).toMatchObject({ code: 'answer_too_large', status: 400 });
+  });
+
+  it('when the same thread is asked for once, then all of it comes back', async () => {
+    const res = await api.graphql<{ message: { thread: { id: string }[] } }>(
+      'query($id: String!) { message(id: $id) { thread { id } } }',
+      { id: rootId },
+      { token },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data?.message.thread).toHaveLength(SIZE);
+    expect(res.body.data?.message.thread[0]!.id).toBe(rootId);
+  });
+
+  it('when a list of messages each asks for its thread within the budget, then every item gets the same thread', async () => {
+    const res = await api.graphql<{ message: { replies: { thread: { id: string }[] }[] } }>(
+      'query($id: String!) { message(id: $id) { replies { id thread { id } } } }',
+      { id: rootId },
+      { token },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.errors).toBeUndefined();
+    const replies = res.body.data!.message.replies;
+    expect(replies).toHaveLength(1);
+    expect(replies[0]!.thread).toHaveLength(SIZE);
+  });
+});

@@ -25,12 +25,9 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { Caller, Credentials } from '../../platform/auth/caller.js';
 import type { AppContext } from '../../platform/context.js';
 import type { GraphQLContext } from '../../platform/graphql/graphql-context.js';
-import {
-  GRAPHQL_LIMITS,
-  INTERNAL_ERROR,
-  appErrorShape,
-  createArmor,
-} from '../../platform/graphql/graphql-server.js';
+import { newAnswerBudget } from '../../platform/graphql/answer-budget.js';
+import { INTERNAL_ERROR, appErrorShape } from '../../platform/graphql/graphql-errors.js';
+import { GRAPHQL_LIMITS, createArmor } from '../../platform/graphql/graphql-server.js';
 import { maxListNesting } from '../../platform/graphql/list-nesting.js';
 import type { SessionCookies } from '../../platform/http/session-cookies.js';
 import {
@@ -126,6 +123,7 @@ export function createGraphQLSocketServer(ctx: AppContext, schema: GraphQLSchema
           cookies: NO_COOKIES,
           ip: connection.extra.request.socket.remoteAddress ?? 'unknown',
           loaders: new Map(),
+          answer: newAnswerBudget(),
         };
         return {
           schema,

@@ -86,11 +86,12 @@ export async function findThreadIds(
 ): Promise<Map<string, ThreadIds>> {
   if (messageIds.length === 0) return new Map();
   const rows = await db.read('threads/tree-ids', { viewer_uid: viewerUid, ids: [...new Set(messageIds)] });
+  // Messages of one thread share one ThreadIds (and one ids array).
   return new Map(
-    rows.map((row) => [
-      row.id as string,
-      { root_id: row.root_id as string | null, ids: row.ids as string[] },
-    ]),
+    rows.flatMap((row) => {
+      const thread: ThreadIds = { root_id: row.root_id as string | null, ids: row.ids as string[] };
+      return (row.asked as string[]).map((id) => [id, thread] as const);
+    }),
   );
 }
 

@@ -2,6 +2,7 @@
 // the same use case as its REST route in threads.rest.ts) and Message.thread (batched per request).
 import type { IResolvers } from '@graphql-tools/utils';
 import type { GraphQLContext } from '../../platform/graphql/graphql-context.js';
+import { spendAnswer } from '../../platform/graphql/answer-budget.js';
 import { args, callerOf } from '../../platform/graphql/resolver-helpers.js';
 import { loadVisible } from '../messages/message-loader.js';
 import { MessageIdParam, type MessageOutput } from '../messages/messages.schemas.js';
@@ -65,7 +66,10 @@ export const threadsResolvers: IResolvers<unknown, GraphQLContext> = {
   Message: {
     thread: async (message: MessageOutput, _: Args, context: GraphQLContext) => {
       const thread = await threadLoader(context).load(message.id);
-      return thread ? loadVisible(context, thread.ids) : [];
+      if (!thread) return [];
+      // Nested in another list, every item asks for the same thread: stop before building copies.
+      spendAnswer(context, thread.ids.length);
+      return loadVisible(context, thread.ids);
     },
   },
 };

@@ -1,6 +1,7 @@
 // What every resolver receives. Resolvers hand plain values to use cases; they never pass this on.
 import type { Caller, Credentials } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
+import type { AnswerBudget } from './answer-budget.js';
 import type { SessionCookies } from '../http/session-cookies.js';
 
 export interface GraphQLContext {
@@ -11,6 +12,8 @@ export interface GraphQLContext {
   ip: string;
   /** Per-request DataLoaders, made on first use by loaderFor(). */
   loaders: Map<string, unknown>;
+  /** Objects answered in lists so far (answer-budget.ts). */
+  answer: AnswerBudget;
 }
 
 /** The request's loader named `name`, made by `make` the first time it is asked for. */

@@ -1,6 +1,7 @@
 // GraphQL at /graphql (Apollo Server over Express), built from schema/*.graphql and the
-// components' resolvers. graphql-armor limits depth, cost, aliases, tokens and directives, so a
-// hostile query is refused before it runs. AppErrors keep their REST code and status in
+// components' resolvers. graphql-armor limits depth, cost, aliases, tokens and directives, and
+// list-nesting.ts nested lists, so a hostile query is refused before it runs; what the text cannot
+// show (how long the lists really are) the answer budget counts while it runs (answer-budget.ts). AppErrors keep their REST code and status in
 // `extensions`; anything else is masked as an internal error and logged.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -20,7 +21,8 @@ import { readCredentials } from '../http/credentials.js';
 import { sessionCookies } from '../http/session-cookies.js';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
-import { databaseUnavailable } from '../neo4j/database-unavailable.js';
+import { answerBudgetPlugin, newAnswerBudget, withAnswerBudget } from './answer-budget.js';
+import { INTERNAL_ERROR, appErrorShape } from './graphql-errors.js';
 import { maxListNesting } from './list-nesting.js';
 import { PROJECT_ROOT } from '../paths.js';
 import type { GraphQLContext } from './graphql-context.js';
@@ -49,35 +51,13 @@ export function createArmor(): ApolloArmor {
   });
 }
 
-export interface GraphQLErrorShape {
-  message: string;
-  extensions: { code: string; status: number; detail?: unknown };
-}
-
-/** What the client is told about an unexpected failure: nothing of its internals. */
-export const INTERNAL_ERROR: GraphQLErrorShape = {
-  message: 'Internal error.',
-  extensions: { code: 'internal_error', status: 500 },
-};
-
-/** How an AppError (or a database outage) reads in GraphQL: its sentence, REST code and status; null otherwise. */
-export function appErrorShape(error: unknown): GraphQLErrorShape | null {
-  const original = databaseUnavailable(error) ?? error;
-  if (!(original instanceof AppError)) return null;
-  const body = original.toBody();
-  return {
-    message: typeof body.detail === 'string' ? body.detail : original.message,
-    extensions: { code: original.code, status: original.status, detail: body.detail },
-  };
-}
-
 export function buildSchema(resolvers: IResolvers<unknown, GraphQLContext>[]): GraphQLSchema {
   const dir = path.join(PROJECT_ROOT, 'schema');
   const typeDefs = readdirSync(dir)
     .filter((file) => file.endsWith('.graphql'))
     .sort()
     .map((file) => readFileSync(path.join(dir, file), 'utf8'));
-  return makeExecutableSchema({ typeDefs, resolvers });
+  return withAnswerBudget(makeExecutableSchema({ typeDefs, resolvers }));
 }
 
 export async function createGraphQLMiddleware(
@@ -93,6 +73,7 @@ export async function createGraphQLMiddleware(
     plugins: [
       ...(protection.plugins as ApolloServerPlugin<GraphQLContext>[]),
       ApolloServerPluginLandingPageDisabled(),
+      answerBudgetPlugin(),
     ],
     includeStacktraceInErrorResponses: false,
     // The schema is public (schema/*.graphql) and GraphiQL needs it for docs and completion, so
@@ -118,7 +99,15 @@ export async function createGraphQLMiddleware(
       try {
         const caller = await authenticateRequest(authenticate, credentials, cookies);
         if (caller) assertSameOriginForCookieWrite(req, credentials, ctx.config);
-        return { app: ctx, caller, credentials, cookies, ip: req.ip ?? 'unknown', loaders: new Map() };
+        return {
+          app: ctx,
+          caller,
+          credentials,
+          cookies,
+          ip: req.ip ?? 'unknown',
+          loaders: new Map(),
+          answer: newAnswerBudget(),
+        };
       } catch (error) {
         // Bad credentials fail the whole request with the REST status, not as a 500.
         if (!(error instanceof AppError)) throw error;
