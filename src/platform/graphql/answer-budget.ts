@@ -5,7 +5,9 @@
 // resolver returns is counted, per operation; once the count passes the budget, the remaining list
 // fields fail at once without reading anything, and the response becomes one 400 answer_too_large
 // error instead of a partial answer. Subscriptions are not counted: their payloads are notification
-// events, whose lists are bounded.
+// events, whose lists are bounded. A mutation over budget has still done its work (the answer is
+// built after it commits); only its answer is refused (a post repeated with the same
+// idempotency_key and a smaller selection reads its stored result).
 //
 // Sibling fields of a list run concurrently, so counting after a resolver returns cannot stop the
 // siblings that already started. A field that would build the same large list for every item of an
