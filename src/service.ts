@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
-import { createEventBus } from './components/events/event-bus.js';
+import { startEventLog } from './components/event-log/event-log-services.js';
 import { startWebhookDispatcher } from './components/webhooks/webhook-dispatcher.js';
 import { bootstrapAdmin } from './components/admin/administer-users.js';
 import type { Config } from './platform/config.js';
@@ -59,7 +59,7 @@ export async function runService(
   try {
     await db.verify();
     await applySchema(db, log);
-    const events = await createEventBus(config, log);
+    const events = await startEventLog(config, db, log);
     const ctx: AppContext = { config, db, log, limits: createRateLimits(config), events };
     await bootstrapAdmin(ctx);
     const app = await createApp(ctx);
@@ -79,7 +79,7 @@ export async function runService(
         const drained = closeServer(server);
         await app.close();
         await drained;
-        await events.close();
+        await events.stop();
         await db.close();
         await embedded?.stop();
       },

@@ -5,14 +5,11 @@
 // lookup (identity/find-session) that authenticates each request, since the service cannot skip it.
 //
 // Posting goes through the repository functions the use case calls (resolvePostRefs, then one write
-// transaction: createMessages, hydrate, recordNotifications), so that the outbox's statements are
-// the ones the service runs even when they change.
+// transaction: createMessages, hydrate, recordEvents; then the sequencer's numbering round), so that
+// the event log's statements are the ones the service runs even when they change.
 import neo4j from 'neo4j-driver';
-import {
-  groupByUser,
-  planChannelNotifications,
-  recordNotifications,
-} from '../../src/components/events/outbox.js';
+import { numberPendingEvents } from '../../src/components/event-log/event-log-repository.js';
+import { channelEvents, recordEvents, userEvents } from '../../src/components/event-log/record-events.js';
 import {
   createMessages,
   hydrateMessages,
@@ -269,12 +266,12 @@ export class DbLimits {
         items.map((m) => m.id),
         this.publicUrl,
       );
-      const planned = [
-        ...groupByUser('sent', toNotify, author.uid),
-        ...(await planChannelNotifications(tx, author.uid, edges.inclusions, edges.receivers)),
-      ];
-      await recordNotifications(tx, planned);
+      await recordEvents(tx, author.uid, [
+        ...userEvents('sent', toNotify, author.uid),
+        ...channelEvents('channels', edges.inclusions, author.uid, edges.receivers),
+      ]);
     });
+    await numberPendingEvents(this.db, 1000);
     return items.length;
   }
 }

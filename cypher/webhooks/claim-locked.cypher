@@ -21,4 +21,6 @@ SET d.state = CASE WHEN c IS NULL THEN 'disabled' ELSE d.state END,
     d.lease_until = CASE WHEN c IS NULL THEN null ELSE datetime() + duration({milliseconds: $lease_ms}) END
 WITH d, c
 WHERE c IS NOT NULL
-RETURN d {.webhook_id, .uid, .url, .payload, .attempts} AS delivery, c.secret AS secret, datetime() AS claimed_at
+OPTIONAL MATCH (e:Event {id: d.event_id})
+RETURN d {.webhook_id, .uid, .url, .attempts} AS delivery, e {.*, created_at: e.created_at} AS event,
+       c.secret AS secret, datetime() AS claimed_at

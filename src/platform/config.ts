@@ -50,6 +50,8 @@ const EnvSchema = z.object({
   SKEIN_CODE_FAILURES_PER_15_MIN: positiveInt.default(10),
   SKEIN_WS_HEARTBEAT_SECONDS: positiveInt.default(30),
   SKEIN_WS_MAX_BUFFERED_BYTES: positiveInt.default(1024 * 1024),
+  SKEIN_WS_MAX_SOCKETS_PER_USER: positiveInt.default(20),
+  SKEIN_EVENT_RETENTION_DAYS: positiveInt.default(7),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -100,6 +102,10 @@ export interface Config {
     heartbeatSeconds: number;
     /** Bytes a socket may hold unsent before its client counts as a slow consumer and is closed. */
     maxBufferedBytes: number;
+    /** Open notification sockets and subscriptions one user may hold on one instance. */
+    maxSocketsPerUser: number;
+    /** Days an event stays in the log: how far back a cursor can replay. */
+    eventRetentionDays: number;
   };
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
 }
@@ -170,6 +176,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     realtime: {
       heartbeatSeconds: e.SKEIN_WS_HEARTBEAT_SECONDS,
       maxBufferedBytes: e.SKEIN_WS_MAX_BUFFERED_BYTES,
+      maxSocketsPerUser: e.SKEIN_WS_MAX_SOCKETS_PER_USER,
+      eventRetentionDays: e.SKEIN_EVENT_RETENTION_DAYS,
     },
     logLevel: e.LOG_LEVEL,
   };

@@ -1,5 +1,5 @@
 // What every use case receives: configuration and the shared services. Built once per app.
-import type { EventBus } from '../components/events/event-bus.js';
+import type { EventLogServices } from '../components/event-log/event-log-services.js';
 import type { Config } from './config.js';
 import type { Database } from './neo4j/database.js';
 import type { Logger } from './logger.js';
@@ -10,6 +10,6 @@ export interface AppContext {
   db: Database;
   log: Logger;
   limits: RateLimits;
-  /** Committed notifications, fanned out to this instance's listeners (and others' through Redis). */
-  events: EventBus;
+  /** The event log: the sequencer writers flush after commit, the router feeds follow. */
+  events: EventLogServices;
 }

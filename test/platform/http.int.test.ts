@@ -4,7 +4,8 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { LocalEventBus } from '../../src/components/events/event-bus.js';
+import { LocalEventBus } from '../../src/components/event-log/event-bus.js';
+import type { EventLogServices } from '../../src/components/event-log/event-log-services.js';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { createLogger } from '../../src/platform/logger.js';
@@ -212,7 +213,8 @@ describe('GET /healthz and /readyz', () => {
       db,
       log: createLogger('silent'),
       limits: createRateLimits(config),
-      events: new LocalEventBus(),
+      // No database, so no router can start: only the bus is there, for the app to be built.
+      events: { bus: new LocalEventBus() } as unknown as EventLogServices,
     });
     const server = createServer(app.express).listen(0, '127.0.0.1');
     await once(server, 'listening');

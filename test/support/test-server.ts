@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/app.js';
-import { createEventBus } from '../../src/components/events/event-bus.js';
+import { startEventLog } from '../../src/components/event-log/event-log-services.js';
 import {
   startWebhookDispatcher,
   type WebhookDispatcher,
@@ -84,7 +84,7 @@ export async function startTestServer(
     password: config.neo4j.password!,
     database: undefined,
   });
-  const events = await createEventBus(config, log);
+  const events = await startEventLog(config, db, log);
   const ctx: AppContext = { config, db, log, limits: createRateLimits(config), events };
   await bootstrapAdmin(ctx);
   const app = await createApp(ctx);
@@ -137,7 +137,7 @@ export async function startTestServer(
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       await app.close();
       await closed;
-      await events.close();
+      await events.stop();
       await db.close();
     },
   };

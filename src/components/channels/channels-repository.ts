@@ -50,16 +50,23 @@ export async function createChannel(
   db: Database,
   creatorUid: string,
   fields: { display_name: string; description: string | null },
+  /** More of the same transaction (the creator's membership event). */
+  andThen: (tx: Tx, channel: ChannelOutput) => Promise<void>,
 ): Promise<ChannelOutput | null> {
-  return withFreshId('id', async (id) => {
-    const [row] = await db.write('channels/create-channel', {
-      ...fields,
-      id,
-      creator_uid: creatorUid,
-      now: now(),
-    });
-    return row ? toChannelOutput(row) : null;
-  });
+  return withFreshId('id', async (id) =>
+    db.inWrite(async (tx) => {
+      const [row] = await tx.run('channels/create-channel', {
+        ...fields,
+        id,
+        creator_uid: creatorUid,
+        now: now(),
+      });
+      if (!row) return null;
+      const channel = toChannelOutput(row);
+      await andThen(tx, channel);
+      return channel;
+    }),
+  );
 }
 
 /** The channels the viewer belongs to. */

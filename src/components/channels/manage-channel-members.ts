@@ -5,6 +5,7 @@ import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
+import { announceEvents, membershipEvent, recordEvents } from '../event-log/record-events.js';
 import type { UserRecord } from '../users/user-record.js';
 import { findUserByTag, findUserByUid } from '../users/users-repository.js';
 import { assertChannelMember, checkMemberChange } from './channel-policy.js';
@@ -37,7 +38,7 @@ export async function addChannelMember(
     input.uid !== undefined
       ? await findUserByUid(ctx.db, input.uid)
       : await findUserByTag(ctx.db, input.user_tag ?? '');
-  return ctx.db.inWrite(async (tx) => {
+  const added = await ctx.db.inWrite(async (tx) => {
     // An unknown user still passes through the admin check first, so non-admins learn nothing.
     const state = await lockMembers(tx, channelId, caller.uid, user?.uid ?? '');
     checkMemberChange(state, {
@@ -48,8 +49,12 @@ export async function addChannelMember(
     if (!user) throw userNotFound();
     const member = await addMember(tx, caller.uid, channelId, user.uid, input.is_admin ?? null);
     if (!member) throw userNotFound();
+    // The member's open sockets start following the channel (a repeated join is harmless).
+    await recordEvents(tx, caller.uid, [membershipEvent(user.uid, channelId, true)]);
     return member;
   });
+  await announceEvents(ctx);
+  return added;
 }
 
 export async function removeChannelMember(
@@ -68,6 +73,8 @@ export async function removeChannelMember(
     if (!state.target.member || !(await removeMember(tx, channelId, uid))) {
       throw new AppError('member_not_found', 'That user is not a member of the channel.');
     }
+    await recordEvents(tx, caller.uid, [membershipEvent(uid, channelId, false)]);
   });
+  await announceEvents(ctx);
   return { channel_id: channelId, uid, removed: true };
 }

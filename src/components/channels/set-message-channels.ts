@@ -2,13 +2,18 @@
 // channels the caller belongs to. The caller must see the message (404 otherwise, as for a missing
 // one) and belong to every target channel (403; 404 for a channel that does not exist). Inclusions
 // in channels the caller is not in are not the caller's to remove, so they stay. Checks and write
-// run in one transaction, with the `channels` notifications for the members of newly added channels
-// (published after commit).
+// run in one transaction, with a `channels` event for each newly added channel (heard by its
+// members) and `message.updated` for those who could see the message already.
 import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
 import { messageNotFound } from '../../platform/errors.js';
-import { planChannelNotifications, publishCommitted, recordNotifications } from '../events/outbox.js';
+import {
+  announceEvents,
+  channelEvents,
+  recordEvents,
+  recordMessageChange,
+} from '../event-log/record-events.js';
 import { channelNotFound, checkChannelMember } from './channel-policy.js';
 import { findMessageChannelRefs, setMessageChannels as replace } from './channels-repository.js';
 import type { UpdateChannelsResponse } from './channels.schemas.js';
@@ -20,7 +25,7 @@ export async function setMessageChannels(
   channelIds: string[],
 ): Promise<UpdateChannelsResponse> {
   assertScope(caller, 'messages.write');
-  const { response, notifications } = await ctx.db.inWrite(async (tx) => {
+  const response = await ctx.db.inWrite(async (tx) => {
     const refs = await findMessageChannelRefs(tx, caller.uid, messageId, channelIds);
     if (!refs.visible) throw messageNotFound();
     // Every missing channel is reported before any membership, whatever the order of the list.
@@ -29,16 +34,14 @@ export async function setMessageChannels(
     const result = await replace(tx, caller.uid, messageId, channelIds);
     if (!result) throw messageNotFound();
     const added = result.channel_ids.filter((id) => !result.before.includes(id));
-    const planned = await planChannelNotifications(
-      tx,
-      caller.uid,
-      added.map((channel_id) => ({ message_id: messageId, channel_id })),
-    );
-    return {
-      response: { message_id: messageId, channel_ids: result.channel_ids },
-      notifications: await recordNotifications(tx, planned),
-    };
+    const removed = result.before.filter((id) => !result.channel_ids.includes(id));
+    if (added.length > 0 || removed.length > 0) {
+      await recordMessageChange(tx, caller.uid, 'message.updated', [messageId], ['channels']);
+      const inclusions = added.map((channel_id) => ({ message_id: messageId, channel_id }));
+      await recordEvents(tx, caller.uid, channelEvents('channels', inclusions, caller.uid));
+    }
+    return { message_id: messageId, channel_ids: result.channel_ids };
   });
-  await publishCommitted(ctx, notifications);
+  await announceEvents(ctx);
   return response;
 }

@@ -1,6 +1,6 @@
 // /v1 event routes:
 //   POST /v1/messages/{message_id}/ping   notify users who can already see a message (type "ping")
-//   GET  /v1/notifications                 the caller's notifications after a sequence number
+//   GET  /v1/notifications                 the caller's events after a cursor
 //   GET  /v1/ws/v1                         documents the WebSocket; a plain GET answers 426
 // The WebSocket (realtime-server.ts, which takes the upgrade before Express sees it) and webhooks
 // deliver the same notifications as they happen.
@@ -47,14 +47,15 @@ export function mountEventRoutes(routes: RouteTable, ctx: AppContext): void {
     tag: TAG,
     summary: "The caller's notifications",
     description:
-      'Your notifications with `seq` greater than `since` (default 0), oldest first, at most `limit` (1–100, default ' +
-      '50). Every user has their own sequence 1, 2, 3, … in the order the changes committed; `latest_seq` is your ' +
-      'newest. This is the outbox the WebSocket replays from with `?since=`; each entry is kept as it was when ' +
-      'recorded. Needs `messages.read`.',
+      'Your events after the cursor `since` (from the start of the retained log when absent), oldest first, at ' +
+      'most `limit` (1–100, default 50): the same events, in the same order and with the same cursors, as the ' +
+      'WebSocket replays with `?since=`. Each is built from the messages as they are now: a message deleted or ' +
+      'hidden from you since is left out, and an event with nothing left is passed over. Resume with the answer\'s ' +
+      '`cursor`. Events are kept SKEIN_EVENT_RETENTION_DAYS days (default 7). Needs `messages.read`.',
     auth: 'required',
     query: NotificationsQuery,
     response: NotificationPage,
-    errors: { 403: 'messages.read missing.', 422: 'since or limit out of range.' },
+    errors: { 403: 'messages.read missing.', 422: 'since is not a cursor, or limit out of range.' },
     handler: ({ caller, query }) => readNotifications(ctx, caller, query),
   });
 
@@ -66,14 +67,16 @@ export function mountEventRoutes(routes: RouteTable, ctx: AppContext): void {
     description:
       'A WebSocket upgrade (RFC 6455); a plain GET answers 426. Credentials: `Authorization: Bearer <token>`, ' +
       '`?access_token=<token>`, `x-api-key`, or the `svc_session` cookie (cookies only from this origin); ' +
-      '`realtime.connect` is required. Server frames: first `{"type": "ready", "uid", "seq"}` (your latest ' +
-      'notification number), then `{"type": "notification", "seq", "event": <NotificationEvent>}` in seq order; ' +
-      'send `{"type": "ping"}` to get `{"type": "pong"}`; anything else gets `{"type": "error", "code", "detail"}`. ' +
-      'Connect with `?since=<seq>` to first replay every notification after that number (from the outbox), with ' +
-      'no gap and no repeat before live ones. Refusals complete the upgrade, send an error frame and close with ' +
-      '4401 (not authenticated, or the session ended: checked again at every heartbeat), 4403 (no ' +
-      'realtime.connect, or a cookie from another site), 4400 (bad since); 4008 closes a slow consumer (reconnect ' +
-      'with since), 1013 a database outage, 1001 a shutdown. The server pings every SKEIN_WS_HEARTBEAT_SECONDS ' +
+      '`realtime.connect` is required. Server frames: first `{"type": "ready", "uid", "cursor"}` (the position ' +
+      'now), then `{"type": "notification", "cursor", "event"}` for each event (`NotificationEvent`, ' +
+      '`MessageUpdatedEvent` or `MessageDeletedEvent`), in order; send `{"type": "ping"}` to get ' +
+      '`{"type": "pong"}`; anything else gets `{"type": "error", "code", "detail"}`. Connect with ' +
+      '`?since=<cursor>` (the last cursor you received) to first replay every event after it, with no gap and no ' +
+      'repeat before live ones, also across server restarts. Refusals complete the upgrade, send an error frame ' +
+      'and close with 4401 (not authenticated, or the session ended: checked again at every heartbeat), 4403 (no ' +
+      'realtime.connect, or a cookie from another site), 4400 (bad since), 4429 (you already hold ' +
+      'SKEIN_WS_MAX_SOCKETS_PER_USER sockets, default 20, here); 4008 closes a slow consumer (reconnect with ' +
+      'since), 1013 a database outage, 1001 a shutdown. The server pings every SKEIN_WS_HEARTBEAT_SECONDS ' +
       '(default 30) and cuts sockets that do not answer. GraphQL subscriptions (`notifications(since)`) run over ' +
       'graphql-ws at /graphql with the same rules.',
     auth: 'none',

@@ -24,30 +24,88 @@ export const NotificationEventOutput = z
       'recipient), `ping`, `added` (you were added as a recipient of existing messages), `channels` (a message was ' +
       'added to a channel you belong to). `content.messages` lists only messages you can see, never your own ' +
       '(except in a ping); `content.context` holds up to 10 ancestors of the first message that you can see, root ' +
-      'first; `parent_id` is null where you cannot see the parent.',
+      'first; `parent_id` is null where you cannot see the parent. Built from the messages as they are when it is ' +
+      'handed out: a message deleted or hidden from you since is left out, and an event left with nothing is not sent.',
   });
+
+export const MessageChangeOutput = z.enum([
+  'tags',
+  'subject',
+  'public',
+  'reply_order',
+  'default_outgoing',
+  'recipients',
+  'channels',
+]);
+
+export const MessageUpdatedEventOutput = z
+  .object({
+    type: z.literal('message.updated'),
+    recipient_uid: z.string(),
+    content: z.object({
+      messages: z.array(EventMessageOutput),
+      context: z.array(EventMessageOutput),
+      changes: z.array(MessageChangeOutput),
+    }),
+  })
+  .openapi('MessageUpdatedEvent', {
+    description:
+      'Sockets and subscriptions only: messages you can see changed (`changes` says what: tags, subject, public, ' +
+      'reply order, default branch, recipients, channels). Sent to their authors, recipients and channel members; ' +
+      'fetch the message for its new state. Your own messages are included when someone else changed them.',
+  });
+
+export const MessageDeletedEventOutput = z
+  .object({
+    type: z.literal('message.deleted'),
+    recipient_uid: z.string(),
+    content: z.object({ message_ids: z.array(z.string()) }),
+  })
+  .openapi('MessageDeletedEvent', {
+    description:
+      'Sockets and subscriptions only: messages you could see (as author, recipient or channel member) were deleted.',
+  });
+
+export const ClientEventOutput = z.union([
+  NotificationEventOutput,
+  MessageUpdatedEventOutput,
+  MessageDeletedEventOutput,
+]);
 
 export const NotificationOutput = z
   .object({
     id: z.string(),
-    seq: z.number().int(),
+    cursor: z.string(),
     created_at: z.string(),
-    event: NotificationEventOutput,
+    event: ClientEventOutput,
   })
-  .openapi('Notification');
+  .openapi('Notification', {
+    description:
+      'One event as handed to you. `cursor` is opaque: store it and send it back as `since` to resume after this ' +
+      'event (here, on /v1/ws/v1 and in the GraphQL subscription); never parse or compare it.',
+  });
+
+const Cursor = z
+  .string()
+  .max(32)
+  .openapi({ description: 'A cursor from a notification, a ready frame or a previous page.', example: 'c1.2s' });
 
 export const NotificationsQuery = z.object({
-  since: z.coerce.number().int().min(0).default(0),
+  since: Cursor.optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50),
 });
 
 export const NotificationPage = z
   .object({
     notifications: z.array(NotificationOutput),
-    latest_seq: z.number().int(),
+    cursor: z.string(),
     has_more: z.boolean(),
   })
-  .openapi('NotificationPage');
+  .openapi('NotificationPage', {
+    description:
+      'Your events after `since`, oldest first. `cursor` resumes after the last event read (also when events that ' +
+      'no longer show you anything were passed over); with `has_more` false it is the position now.',
+  });
 
 export const PingRequest = z.object({ recipients: RecipientList }).openapi('PingRequest', {
   description: 'Who to ping: user tags, "uid:<uid>" strings, or recipient objects ({user_tag | uid}).',
@@ -55,7 +113,7 @@ export const PingRequest = z.object({ recipients: RecipientList }).openapi('Ping
 export type PingRequest = z.infer<typeof PingRequest>;
 
 export const PingResponse = z
-  .object({ message_id: z.string(), recipient_uids: z.array(z.string()) })
+  .object({ message_id: z.string(), pinged: z.array(z.string()) })
   .openapi('PingResponse', {
     description:
       'The users named in the request (each once). Only those who can already see the message are notified; ' +

@@ -1,9 +1,7 @@
-// The one shape of an event, shared by the outbox, webhook bodies, WebSocket frames and GraphQL
-// subscriptions (spec "Events": type, recipient_uid, content.messages[], content.context[]).
-
-/** Why a user is told: a new message for them, a ping, an added recipient, a channel inclusion. */
-export type EventType = 'sent' | 'ping' | 'added' | 'channels';
-export const EVENT_TYPES: readonly EventType[] = ['sent', 'ping', 'added', 'channels'];
+// The shapes of what recipients are handed, shared by webhook bodies, WebSocket frames, GraphQL
+// subscriptions and GET /v1/notifications (spec "Events": type, recipient_uid, content.messages[],
+// content.context[]). Built from the graph when handed out (event-payloads.ts), never stored.
+import type { ClientEventType, MessageChange } from '../event-log/event-log.js';
 
 /** A message as an event shows it; parent_id is null when the recipient cannot see the parent. */
 export interface EventMessage {
@@ -13,9 +11,9 @@ export interface EventMessage {
   author: { uid: string; user_tag: string };
 }
 
-/** The webhook payload, exactly as the spec gives it. */
+/** The spec's webhook payload (sent, ping, added, channels). */
 export interface NotificationEvent {
-  type: EventType;
+  type: 'sent' | 'ping' | 'added' | 'channels';
   recipient_uid: string;
   content: {
     messages: EventMessage[];
@@ -24,20 +22,29 @@ export interface NotificationEvent {
   };
 }
 
-/** One outbox row: a recorded event for one user, numbered by that user's own sequence. */
-export interface StoredNotification {
-  /** Unique, stable id; webhook deliveries use it as their webhook-id. */
-  id: string;
-  uid: string;
-  /** 1, 2, 3, … per user, in commit order; WebSocket clients resume with ?since=<seq>. */
-  seq: number;
-  created_at: string;
-  event: NotificationEvent;
+/** Messages the recipient can see changed (sockets and subscriptions only). */
+export interface MessageUpdatedEvent {
+  type: 'message.updated';
+  recipient_uid: string;
+  content: { messages: EventMessage[]; context: EventMessage[]; changes: MessageChange[] };
 }
 
-/** What a use case asks the outbox to record: who, why, and which messages (payload built in the tx). */
-export interface PlannedNotification {
-  uid: string;
-  type: EventType;
-  message_ids: string[];
+/** Messages the recipient could see were deleted (sockets and subscriptions only). */
+export interface MessageDeletedEvent {
+  type: 'message.deleted';
+  recipient_uid: string;
+  content: { message_ids: string[] };
 }
+
+export type ClientEvent = NotificationEvent | MessageUpdatedEvent | MessageDeletedEvent;
+
+/** One event as handed to one client, with the cursor to resume after it. */
+export interface DeliveredEvent {
+  /** The event's id: the same for every recipient and every delivery of it. */
+  id: string;
+  cursor: string;
+  created_at: string;
+  event: ClientEvent;
+}
+
+export type { ClientEventType };

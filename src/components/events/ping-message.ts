@@ -5,10 +5,10 @@ import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
 import { AppError, messageNotFound } from '../../platform/errors.js';
+import { announceEvents, recordEvents, userEvents } from '../event-log/record-events.js';
 import { parseRecipient } from '../messages/recipients.js';
 import type { PingRequest, PingResponse } from './events.schemas.js';
-import { findUsersWhoSee, resolvePingRefs } from './outbox-repository.js';
-import { groupByUser, publishCommitted, recordNotifications } from './outbox.js';
+import { findUsersWhoSee, resolvePingRefs } from './events-repository.js';
 
 export async function pingMessage(
   ctx: AppContext,
@@ -19,7 +19,7 @@ export async function pingMessage(
   assertScope(caller, 'messages.write');
   if (input.recipients.length === 0) throw new AppError('missing_field', 'The field recipients is required.');
   const refs = input.recipients.map(parseRecipient);
-  const { response, notifications } = await ctx.db.inWrite(async (tx) => {
+  const response = await ctx.db.inWrite(async (tx) => {
     const found = await resolvePingRefs(tx, caller.uid, {
       message_id: messageId,
       tags: [...new Set(refs.filter((r) => r.kind === 'tag').map((r) => r.value))],
@@ -33,16 +33,10 @@ export async function pingMessage(
       if (!named.includes(uid)) named.push(uid);
     }
     const seeing = await findUsersWhoSee(tx, messageId, named);
-    const planned = groupByUser(
-      'ping',
-      seeing.map((uid) => ({ uid, message_id: messageId })),
-      caller.uid,
-    );
-    return {
-      response: { message_id: messageId, recipient_uids: named },
-      notifications: await recordNotifications(tx, planned),
-    };
+    const pairs = seeing.map((uid) => ({ uid, message_id: messageId }));
+    await recordEvents(tx, caller.uid, userEvents('ping', pairs, caller.uid));
+    return { message_id: messageId, pinged: named };
   });
-  await publishCommitted(ctx, notifications);
+  await announceEvents(ctx);
   return response;
 }

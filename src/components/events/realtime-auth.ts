@@ -92,7 +92,7 @@ export function slowConsumer(): SocketRefusal {
   return new SocketRefusal(
     CLOSE_CODES.slowConsumer,
     SLOW_CONSUMER,
-    'The connection fell too far behind; reconnect with since set to the last seq received.',
+    'The connection fell too far behind; reconnect with since set to the last cursor received.',
   );
 }
 
@@ -106,7 +106,9 @@ export function refusalFor(raised: unknown): SocketRefusal {
         ? CLOSE_CODES.unauthenticated
         : error.status === 403
           ? CLOSE_CODES.forbidden
-          : error.status === 503
+          : error.status === 429
+            ? CLOSE_CODES.tooManySockets
+            : error.status === 503
             ? CLOSE_CODES.tryAgainLater
             : error.status < 500
               ? CLOSE_CODES.badRequest
@@ -116,7 +118,7 @@ export function refusalFor(raised: unknown): SocketRefusal {
   return new SocketRefusal(
     CLOSE_CODES.internalError,
     'internal_error',
-    'The server failed; reconnect with since set to the last seq received.',
+    'The server failed; reconnect with since set to the last cursor received.',
   );
 }
 

@@ -1,47 +1,58 @@
-// The one "replay, then live, without gaps" for both socket transports (/v1/ws/v1 and the GraphQL
-// subscription). A feed hands out one user's notifications strictly in seq order, each once.
+// The one "replay, then live, without gaps or repeats" for both socket transports (/v1/ws/v1 and
+// the GraphQL subscription). A feed hands out one user's events in the log's global order, each
+// once, each with the cursor to resume after it.
 //
-// Why it cannot simply forward the bus: a notification is published after its transaction commits,
-// so two commits for the same user can reach the bus in the opposite order, a Redis outage can drop
-// some, and a replay from the outbox overlaps whatever arrives live meanwhile. The outbox numbers
-// each user's notifications 1, 2, 3, … without gaps, in commit order; so the feed keeps a cursor
-// (the last seq handed out), takes a live notification only when it is cursor + 1, drops anything
-// at or below the cursor, and reads the outbox whenever it sees a gap or was asked to replay. It
-// subscribes before reading the latest seq, so nothing committed after that read can be missed.
+// How: the feed registers with this instance's event router, which answers its head H and from then
+// on passes the feed every later event of the user's own stream and (once the feed knows them) of
+// the user's channels' streams, in order. Everything up to H is in the log, so a replay reads the
+// log from the client's cursor up to H, then goes on with what the router passed meanwhile. Until
+// the feed has read the user's memberships it hears every channel's events and sorts them out when
+// the memberships arrive; membership events keep the set current afterwards. What an event shows
+// is built when it is handed out (event-payloads.ts); one that shows nothing moves the cursor on
+// silently.
 import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
-import type { StoredNotification } from './notification-event.js';
-import { latestSeq, listNotificationsSince } from './outbox-repository.js';
+import { AppError } from '../../platform/errors.js';
+import { encodeCursor, type LoggedEvent } from '../event-log/event-log.js';
+import { listEventsForUser } from '../event-log/event-log-repository.js';
+import type { EventListener } from '../event-log/event-router.js';
+import { deliverEvent } from './event-payloads.js';
+import { listMemberships } from './events-repository.js';
+import type { DeliveredEvent } from './notification-event.js';
 
-/** Outbox rows read per query while catching up. */
+/** Log rows read per query while replaying. */
 export const REPLAY_PAGE = 50;
-/** Live notifications held for a consumer that is not taking them. */
+/** Live events held for a consumer that is not taking them. */
 export const MAX_PENDING = 100;
 
 export interface FeedOptions {
-  /** Replay every notification with seq > since first; null starts from now. */
+  /** Replay every event after this position first; null starts from now. */
   since: number | null;
   /**
-   * Called once when more than MAX_PENDING live notifications wait for the consumer, for a transport
-   * that closes the socket then. Without it the feed forgets them and reads them from the outbox
-   * when the consumer asks again: memory stays bounded and nothing is lost either way.
+   * Called once when more than MAX_PENDING live events wait for the consumer, for a transport that
+   * closes the socket then. Without it the feed forgets them and reads them from the log when the
+   * consumer asks again: memory stays bounded and nothing is lost either way.
    */
   onOverflow?: () => void;
 }
 
-export interface NotificationFeed extends AsyncIterable<StoredNotification> {
+export interface NotificationFeed extends AsyncIterable<DeliveredEvent> {
   readonly uid: string;
-  /** The user's latest seq when the feed started: the ready frame's seq. */
-  readonly startSeq: number;
-  /** The next notification in seq order; waits for one; null once closed. One reader at a time. */
-  next(): Promise<StoredNotification | null>;
+  /** The position when the feed started: the ready frame's cursor. */
+  readonly startCursor: string;
+  /** The next event in order; waits for one; null once closed. One reader at a time. */
+  next(): Promise<DeliveredEvent | null>;
   close(): void;
 }
 
+/** Open feeds per user on this instance (security finding #12: one account, unbounded sockets). */
+const openFeeds = new WeakMap<AppContext, Map<string, number>>();
+
 /**
- * Opens the caller's feed. Needs realtime.connect. A `since` beyond the latest seq is taken as the
- * latest (the client's number came from elsewhere; it would otherwise hide the next notifications).
+ * Opens the caller's feed. Needs realtime.connect; refused with 429 when the user already holds
+ * SKEIN_WS_MAX_SOCKETS_PER_USER feeds here. A `since` beyond the head counts as the head (the
+ * cursor came from elsewhere; honouring it would hide the next events).
  */
 export async function followNotifications(
   ctx: AppContext,
@@ -49,10 +60,23 @@ export async function followNotifications(
   options: FeedOptions,
 ): Promise<NotificationFeed> {
   assertScope(caller, 'realtime.connect');
-  const feed = new OutboxFeed(ctx, caller.uid, options.onOverflow);
+  const counts = openFeeds.get(ctx) ?? new Map<string, number>();
+  openFeeds.set(ctx, counts);
+  const open = counts.get(caller.uid) ?? 0;
+  if (open >= ctx.config.realtime.maxSocketsPerUser) {
+    throw new AppError(
+      'rate_limited',
+      `You already have ${open} live connections here; close one before opening another.`,
+    );
+  }
+  counts.set(caller.uid, open + 1);
+  const feed = new LogFeed(ctx, caller.uid, options.onOverflow, () => {
+    const now = (counts.get(caller.uid) ?? 1) - 1;
+    if (now > 0) counts.set(caller.uid, now);
+    else counts.delete(caller.uid);
+  });
   try {
-    const latest = await latestSeq(ctx.db, caller.uid);
-    feed.start(latest, options.since === null ? latest : Math.min(options.since, latest));
+    await feed.start(options.since);
     return feed;
   } catch (error) {
     feed.close();
@@ -60,102 +84,119 @@ export async function followNotifications(
   }
 }
 
-class OutboxFeed implements NotificationFeed {
-  startSeq = 0;
-  /** Last seq handed out; -1 until start(), so that everything heard before then is kept. */
-  private cursor = -1;
-  /** Read from the outbox, in order, not handed out yet. */
-  private fetched: StoredNotification[] = [];
-  /** Heard on the bus, not handed out yet (any order). */
-  private pending: StoredNotification[] = [];
-  /** The outbox may hold notifications after the cursor that `pending` does not. */
-  private behind = false;
+class LogFeed implements NotificationFeed, EventListener {
+  startCursor = '';
+  /** Everything up to here has been handed out or passed over. */
+  private position = 0;
+  /** Replay from the log up to here before taking live events. */
+  private replayUpto = 0;
+  /** Read from the log, in order, not handed out yet. */
+  private fetched: LoggedEvent[] = [];
+  /** Passed by the router, in order, not handed out yet. */
+  private live: LoggedEvent[] = [];
+  /** The channels followed; null until the memberships are read (the feed hears all channels). */
+  private channels: Set<string> | null = null;
   private closed = false;
   private wake: (() => void) | null = null;
-  private readonly unsubscribe: () => void;
 
   constructor(
     private readonly ctx: AppContext,
     readonly uid: string,
     private readonly onOverflow: (() => void) | undefined,
-  ) {
-    this.unsubscribe = ctx.events.subscribe(uid, (notification) => this.hear(notification));
+    private readonly onClose: () => void,
+  ) {}
+
+  async start(since: number | null): Promise<void> {
+    const router = this.ctx.events.router;
+    const head = router.register(this);
+    this.startCursor = encodeCursor(head);
+    this.position = since === null ? head : Math.min(since, head);
+    this.replayUpto = head;
+    const memberships = await listMemberships(this.ctx.db, this.uid);
+    if (this.closed) return;
+    // Membership changes heard while reading apply on top, in order (a join read twice is harmless).
+    const channels = new Set(memberships);
+    this.live = this.live.filter((event) => {
+      if (event.membership) {
+        if (event.membership.joined) channels.add(event.membership.channel_id);
+        else channels.delete(event.membership.channel_id);
+        return true;
+      }
+      return event.channel_id === null || channels.has(event.channel_id);
+    });
+    this.channels = channels;
+    router.followChannels(this, channels);
   }
 
-  start(latest: number, cursor: number): void {
-    this.startSeq = latest;
-    this.cursor = cursor;
-    this.behind = cursor < latest;
-    this.pending = this.pending.filter((n) => n.seq > cursor);
-  }
-
-  private hear(notification: StoredNotification): void {
-    if (this.closed || notification.seq <= this.cursor) return;
-    if (this.pending.length >= MAX_PENDING) {
+  hear(event: LoggedEvent): void {
+    if (this.closed) return;
+    if (event.membership && this.channels) {
+      const { channel_id, joined } = event.membership;
+      if (joined) {
+        this.channels.add(channel_id);
+        this.ctx.events.router.follow(this, channel_id);
+      } else {
+        this.channels.delete(channel_id);
+        this.ctx.events.router.unfollow(this, channel_id);
+      }
+    }
+    if (this.live.length >= MAX_PENDING) {
       this.onOverflow?.();
-      // Everything heard is in the outbox too: forgetting it costs a read, not a notification.
-      this.pending = [];
-      this.behind = true;
+      // Everything passed on is in the log: forgetting it costs a read, not an event.
+      this.live = [];
+      this.replayUpto = Math.max(this.replayUpto, event.seq);
     } else {
-      this.pending.push(notification);
+      this.live.push(event);
     }
     this.wake?.();
   }
 
-  async next(): Promise<StoredNotification | null> {
+  async next(): Promise<DeliveredEvent | null> {
     for (;;) {
       if (this.closed) return null;
-      const fetched = this.fetched.shift();
-      if (fetched) {
-        if (fetched.seq <= this.cursor) continue;
-        return this.handOut(fetched);
-      }
-      this.pending = this.pending.filter((n) => n.seq > this.cursor);
-      const following = this.pending.findIndex((n) => n.seq === this.cursor + 1);
-      if (following >= 0) return this.handOut(this.pending.splice(following, 1)[0]!);
-      if (this.behind || this.pending.length > 0) {
-        await this.catchUp();
-        continue;
-      }
-      await new Promise<void>((resolve) => (this.wake = resolve));
-      this.wake = null;
+      const event = await this.nextLogged();
+      if (event === null) continue;
+      this.position = event.seq;
+      const delivered = await deliverEvent(this.ctx, this.uid, event);
+      if (this.closed) return null;
+      if (delivered) return delivered;
     }
   }
 
-  /** Reads the next page after the cursor; called on a replay, an overflow or a gap in the live order. */
-  private async catchUp(): Promise<void> {
-    const page = await listNotificationsSince(this.ctx.db, this.uid, this.cursor, REPLAY_PAGE);
-    if (this.closed) return;
-    this.behind = page.length === REPLAY_PAGE;
-    this.fetched = page.filter((n) => n.seq > this.cursor);
-    if (this.fetched.length === 0 && this.pending.length > 0) {
-      // The outbox has nothing after the cursor, yet later numbers were heard: a hole the outbox
-      // cannot fill (numbers are gapless, so this means a record went missing). Waiting for it
-      // would stall the feed forever; go on with the lowest number heard.
-      this.pending.sort((a, b) => a.seq - b.seq);
-      this.ctx.log.warn(
-        { uid: this.uid, after: this.cursor, next: this.pending[0]!.seq },
-        'notification seq gap',
-      );
-      this.fetched = [this.pending.shift()!];
+  /** The next event after the position, from the replay or live; null to re-check (woken, closed). */
+  private async nextLogged(): Promise<LoggedEvent | null> {
+    const fetched = this.fetched.shift();
+    if (fetched) return fetched.seq > this.position ? fetched : null;
+    if (this.position < this.replayUpto) {
+      const page = await listEventsForUser(this.ctx.db, this.uid, this.position, this.replayUpto, REPLAY_PAGE);
+      if (page.length === 0) this.position = this.replayUpto;
+      this.fetched = page;
+      return null;
     }
-  }
-
-  private handOut(notification: StoredNotification): StoredNotification {
-    this.cursor = notification.seq;
-    return notification;
+    const live = this.live.shift();
+    if (live) {
+      if (live.seq <= this.position || live.type === 'membership') {
+        if (live.seq > this.position) this.position = live.seq;
+        return null;
+      }
+      return live;
+    }
+    await new Promise<void>((resolve) => (this.wake = resolve));
+    this.wake = null;
+    return null;
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.unsubscribe();
-    this.pending = [];
+    this.ctx.events.router.unregister(this, this.channels ?? []);
+    this.onClose();
+    this.live = [];
     this.fetched = [];
     this.wake?.();
   }
 
-  [Symbol.asyncIterator](): AsyncIterator<StoredNotification> {
+  [Symbol.asyncIterator](): AsyncIterator<DeliveredEvent> {
     return {
       next: async () => {
         const value = await this.next();

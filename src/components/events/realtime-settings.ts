@@ -19,8 +19,10 @@ export const CLOSE_CODES = {
   unauthenticated: 4401,
   /** Authenticated without realtime.connect, or a cookie sent from another site. */
   forbidden: 4403,
-  /** Too far behind: reconnect with ?since=<last seq received>. */
+  /** Too far behind: reconnect with ?since=<last cursor received>. */
   slowConsumer: 4008,
+  /** The user already holds SKEIN_WS_MAX_SOCKETS_PER_USER sockets on this instance. */
+  tooManySockets: 4429,
   /** The server is shutting down; reconnect (elsewhere) with since. */
   goingAway: 1001,
   /** The database is unreachable for now; reconnect shortly with since. */
@@ -39,7 +41,7 @@ export const SLOW_CONSUMER = 'slow_consumer';
 
 /** Server frames of /v1/ws/v1 (contract "Events"), plus the error frame. */
 export type ServerFrame =
-  | { type: 'ready'; uid: string; seq: number }
-  | { type: 'notification'; seq: number; event: unknown }
+  | { type: 'ready'; uid: string; cursor: string }
+  | { type: 'notification'; cursor: string; event: unknown }
   | { type: 'pong' }
   | { type: 'error'; code: string; detail: string };

@@ -1,37 +1,29 @@
 // GET /v1/ws/v1 — the notification socket (contract "Events"), once the upgrade is accepted.
-//   server → {"type":"ready","uid","seq"} first; seq is the user's latest notification number.
-//   server → {"type":"notification","seq","event":<webhook payload>} for each notification, in seq
-//            order, each once: with ?since=<n> first every one after n from the outbox, then live.
+//   server → {"type":"ready","uid","cursor"} first; cursor is the position now.
+//   server → {"type":"notification","cursor","event":<event>} for each event, in the log's order,
+//            each once: with ?since=<cursor> first every one after it from the log, then live.
 //   client {"type":"ping"} → {"type":"pong"}; any other frame → {"type":"error","code","detail"}
 //            (code invalid_frame); the socket stays open.
 //   ending → an error frame {"type":"error","code","detail"}, then a close whose reason is that
 //            code: 4401 not_authenticated / invalid_session / invalid_api_key, 4403
-//            insufficient_scope / csrf_rejected, 4400 validation_error (bad since), 4008
-//            slow_consumer, 1013 unavailable (database down), 1011 internal_error; on shutdown
-//            just a close 1001 server_shutdown.
-// A client resumes after any close by reconnecting with since = the last seq it received (or the
-// ready frame's seq when it received none).
+//            insufficient_scope / csrf_rejected, 4400 validation_error (bad since), 4429
+//            rate_limited (too many sockets), 4008 slow_consumer, 1013 unavailable (database
+//            down), 1011 internal_error; on shutdown just a close 1001 server_shutdown.
+// A client resumes after any close by reconnecting with since = the last cursor it received (or
+// the ready frame's cursor when it received none).
 import type { RawData, WebSocket } from 'ws';
 import type { Caller, Credentials } from '../../platform/auth/caller.js';
 import type { AppContext } from '../../platform/context.js';
-import { validationError } from '../../platform/errors.js';
+import { decodeCursor } from '../event-log/event-log.js';
 import { authenticateSocket, refusalFor, slowConsumer, type SocketRefusal } from './realtime-auth.js';
 import { followNotifications, type NotificationFeed } from './realtime-feed.js';
 import { startHeartbeat } from './realtime-heartbeat.js';
 import { CLOSE_CODES, type RealtimeSettings, type ServerFrame } from './realtime-settings.js';
 
-const SINCE_PATTERN = /^\d{1,15}$/;
-
-/** `?since=`: absent → null; otherwise a whole number ≥ 0 (a 4400 refusal otherwise). */
+/** `?since=`: absent → null; otherwise a cursor this service handed out (a 4400 refusal otherwise). */
 export function parseSince(url: URL): number | null {
   const value = url.searchParams.get('since');
-  if (value === null) return null;
-  if (!SINCE_PATTERN.test(value)) {
-    throw validationError([
-      { loc: ['query', 'since'], msg: 'since must be a whole number ≥ 0', type: 'int_parsing' },
-    ]);
-  }
-  return Number(value);
+  return value === null ? null : decodeCursor(value);
 }
 
 /** Sends the error frame, then closes with the refusal's code; used for refusals after the upgrade too. */
@@ -72,9 +64,9 @@ export function serveNotificationSocket(
 
   const pump = async (opened: NotificationFeed): Promise<void> => {
     for (;;) {
-      const notification = await opened.next();
-      if (notification === null || ended) return;
-      send({ type: 'notification', seq: notification.seq, event: notification.event });
+      const delivered = await opened.next();
+      if (delivered === null || ended) return;
+      send({ type: 'notification', cursor: delivered.cursor, event: delivered.event });
       // Backpressure: take no more from the feed until the socket has flushed most of what it holds.
       // Meanwhile live notifications wait in the feed, which calls a client that falls too far
       // behind a slow consumer; a client that stops reading altogether misses its pongs.
@@ -119,7 +111,7 @@ export function serveNotificationSocket(
         opened.close();
         return;
       }
-      send({ type: 'ready', uid: caller.uid, seq: opened.startSeq });
+      send({ type: 'ready', uid: caller.uid, cursor: opened.startCursor });
       readyToAnswer();
       return pump(opened);
     })

@@ -28,6 +28,19 @@ export async function findEditTargets(
   return new Map(rows.map((row) => [row.id as string, row as unknown as EditTarget]));
 }
 
+/**
+ * Locks the whole reply subtrees of `ids` (repeating until no reply joined meanwhile), so that the
+ * deletion's checks and its re-rooting see every reply there will be.
+ */
+export async function lockSubtrees(tx: Tx, ids: string[]): Promise<void> {
+  let locked = -1;
+  for (;;) {
+    const rows = await tx.run('message-edits/lock-subtrees', { ids });
+    if (rows.length === locked) return;
+    locked = rows.length;
+  }
+}
+
 export async function findDeletionTargets(
   tx: Tx,
   viewerUid: string,

@@ -77,7 +77,11 @@ export interface NewMessageEdges {
 
 export class ParentVanished extends Error {}
 
-/** Writes a post's messages and edges inside the caller's transaction. */
+/**
+ * Writes a post's messages and edges inside the caller's transaction, taking locks in the order
+ * every writer shares: users (by uid), then the parent, then channels and files. The replies adopt
+ * the parent's root as it is under the lock (a concurrent deletion may have re-rooted it).
+ */
 export async function createMessages(
   tx: Tx,
   authorUid: string,
@@ -86,9 +90,39 @@ export async function createMessages(
 ): Promise<void> {
   const now = new Date().toISOString();
   await tx.run('messages/create-messages', { author_uid: authorUid, items });
-  const [counts] = await tx.run('messages/link-new-messages', { author_uid: authorUid, now, ...edges });
-  // A parent deleted between the checks and this write: abort, so nothing is half-written.
-  if ((counts?.replies as number) !== edges.replies.length) throw new ParentVanished();
+  const userEdges = [
+    ...items.map((m) => ({ uid: authorUid, message_id: m.id, kind: 'sent', public: null })),
+    ...edges.receivers.map((r) => ({ uid: r.uid, message_id: r.message_id, kind: 'received', public: r.public })),
+  ].sort((a, b) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
+  await tx.run('messages/link-users', { author_uid: authorUid, now, edges: userEdges });
+  try {
+    const [counts] = await tx.run('messages/link-new-messages', {
+      author_uid: authorUid,
+      now,
+      replies: edges.replies,
+      inclusions: edges.inclusions,
+      attachments: edges.attachments,
+    });
+    // A parent deleted between the checks and this write: abort, so nothing is half-written.
+    if ((counts?.replies as number) !== edges.replies.length) throw new ParentVanished();
+  } catch (error) {
+    // Deleted while this statement waited for its lock.
+    if (isEntityNotFound(error)) throw new ParentVanished();
+    throw error;
+  }
+  const newIds = new Set(items.map((m) => m.id));
+  const external = edges.replies.find((r) => !newIds.has(r.parent_id));
+  if (external) {
+    await tx.run('messages/adopt-root', { parent_id: external.parent_id, message_ids: [...newIds] });
+  }
+}
+
+function isEntityNotFound(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { code?: unknown }).code === 'Neo.ClientError.Statement.EntityNotFound'
+  );
 }
 
 const DAY_MS = 24 * 3600 * 1000;

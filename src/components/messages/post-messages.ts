@@ -2,19 +2,14 @@
 // its own (MessageCreateResult); in a multi-message input each item after the first is a reply to
 // the previous successful one. Everything is checked first in one read, then all successful items
 // are written in one transaction of UNWIND queries, together with the idempotency record and the
-// notifications: `sent` to each recipient (unless notify is false) and `channels` to the members of
-// the channels a message is posted into, one per user batching the messages of this post.
+// events: `sent` to each recipient (unless notify is false), one per user batching the messages of
+// this post, and one `channels` event per channel posted into, heard by its members.
 import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import { newShortId } from '../../platform/auth/secrets.js';
 import type { AppContext } from '../../platform/context.js';
 import { constraintClash } from '../../platform/neo4j/unique-ids.js';
-import {
-  groupByUser,
-  planChannelNotifications,
-  publishCommitted,
-  recordNotifications,
-} from '../events/outbox.js';
+import { announceEvents, channelEvents, recordEvents, userEvents } from '../event-log/record-events.js';
 import {
   ParentVanished,
   createMessages,
@@ -32,7 +27,6 @@ import {
   type ItemError,
   type MessageCreateResult,
 } from './messages.schemas.js';
-import type { StoredNotification } from '../events/notification-event.js';
 import { parseRecipient } from './recipients.js';
 
 /** The three body forms, as a list of raw items. */
@@ -64,8 +58,8 @@ export async function postMessages(
   }
   for (let attempt = 0; ; attempt++) {
     try {
-      const { results, notifications } = await attemptPost(ctx, caller, rawItems, key, kind);
-      await publishCommitted(ctx, notifications);
+      const results = await attemptPost(ctx, caller, rawItems, key, kind);
+      await announceEvents(ctx);
       return results;
     } catch (error) {
       if (key && constraintClash(error) === 'key') {
@@ -87,7 +81,7 @@ async function attemptPost(
   rawItems: unknown[],
   key: string | null,
   kind: PostKind,
-): Promise<{ results: MessageCreateResult[]; notifications: StoredNotification[] }> {
+): Promise<MessageCreateResult[]> {
   const checked: Checked[] = rawItems.map((raw, index) => {
     const parsed = ITEM_SCHEMAS[kind].safeParse(raw);
     if (parsed.success) return { index, input: parsed.data };
@@ -165,12 +159,12 @@ async function attemptPost(
         : { index: entry.index, ok: false as const, error: entry.error },
     );
     if (key) await saveIdempotentAnswer(tx, key, JSON.stringify(results));
-    const planned = [
-      ...groupByUser('sent', toNotify, caller.uid),
+    await recordEvents(tx, caller.uid, [
+      ...userEvents('sent', toNotify, caller.uid),
       // A recipient who asked not to be notified is still not told through the channel.
-      ...(await planChannelNotifications(tx, caller.uid, edges.inclusions, edges.receivers)),
-    ];
-    return { results, notifications: await recordNotifications(tx, planned) };
+      ...channelEvents('channels', edges.inclusions, caller.uid, edges.receivers),
+    ]);
+    return results;
   });
 }
 

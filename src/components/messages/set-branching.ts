@@ -12,6 +12,7 @@ import { assertMayEdit, editedMessage } from './edit-policy.js';
 import { setDefaultOutgoing, setReplyOrder } from './message-edits-repository.js';
 import { hydrateMessages } from './messages-repository.js';
 import type { MessageOutput } from './messages.schemas.js';
+import { editMessages } from './message-updates.js';
 
 export async function setMessageReplyOrder(
   ctx: AppContext,
@@ -20,7 +21,7 @@ export async function setMessageReplyOrder(
   replyOrder: string[] | null,
 ): Promise<MessageOutput> {
   assertScope(caller, 'messages.write');
-  return ctx.db.inWrite(async (tx) => {
+  return editMessages(ctx, caller, 'reply_order', async (tx) => {
     const target = await assertMayEdit(tx, caller, messageId);
     if (replyOrder !== null) {
       const children = await visibleChildren(ctx, tx, caller, messageId);
@@ -38,7 +39,7 @@ export async function setMessageReplyOrder(
       }
     }
     await setReplyOrder(tx, caller.uid, messageId, replyOrder);
-    return editedMessage(ctx, tx, caller, target);
+    return { result: await editedMessage(ctx, tx, caller, target), changed: [messageId] };
   });
 }
 
@@ -49,7 +50,7 @@ export async function setMessageDefaultOutgoing(
   defaultOutgoing: string | null,
 ): Promise<MessageOutput> {
   assertScope(caller, 'messages.write');
-  return ctx.db.inWrite(async (tx) => {
+  return editMessages(ctx, caller, 'default_outgoing', async (tx) => {
     const target = await assertMayEdit(tx, caller, messageId);
     if (
       defaultOutgoing !== null &&
@@ -61,7 +62,7 @@ export async function setMessageDefaultOutgoing(
       );
     }
     await setDefaultOutgoing(tx, caller.uid, messageId, defaultOutgoing);
-    return editedMessage(ctx, tx, caller, target);
+    return { result: await editedMessage(ctx, tx, caller, target), changed: [messageId] };
   });
 }
 

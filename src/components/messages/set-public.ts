@@ -8,6 +8,7 @@ import { assertMayEdit, editedMessage, partitionEditable } from './edit-policy.j
 import { setPublic } from './message-edits-repository.js';
 import type { BatchUpdateResponse } from './message-edits.schemas.js';
 import type { MessageOutput } from './messages.schemas.js';
+import { editMessages } from './message-updates.js';
 
 export async function setMessagePublic(
   ctx: AppContext,
@@ -16,10 +17,10 @@ export async function setMessagePublic(
   isPublic: boolean,
 ): Promise<MessageOutput> {
   assertScope(caller, 'messages.write');
-  return ctx.db.inWrite(async (tx) => {
+  return editMessages(ctx, caller, 'public', async (tx) => {
     const target = await assertMayEdit(tx, caller, messageId);
     await setPublic(tx, caller.uid, [messageId], isPublic);
-    return editedMessage(ctx, tx, caller, target);
+    return { result: await editedMessage(ctx, tx, caller, target), changed: [messageId] };
   });
 }
 
@@ -30,9 +31,10 @@ export async function setMessagesPublic(
   isPublic: boolean,
 ): Promise<BatchUpdateResponse> {
   assertScope(caller, 'messages.write');
-  return ctx.db.inWrite(async (tx) => {
+  return editMessages(ctx, caller, 'public', async (tx) => {
     const { allowed, errors } = await partitionEditable(tx, caller, messageIds);
     const updated = allowed.length > 0 ? await setPublic(tx, caller.uid, allowed, isPublic) : [];
-    return { updated: allowed.filter((id) => updated.includes(id)), errors };
+    const changed = allowed.filter((id) => updated.includes(id));
+    return { result: { updated: changed, errors }, changed };
   });
 }

@@ -6,6 +6,7 @@ import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { assertMayEdit, editedMessage } from './edit-policy.js';
+import { editMessages } from './message-updates.js';
 import { setSubject } from './message-edits-repository.js';
 import type { MessageOutput } from './messages.schemas.js';
 
@@ -18,12 +19,12 @@ export async function setMessageSubject(
   assertScope(caller, 'messages.write');
   const text = subject.trim();
   if (text.length === 0) throw new AppError('bad_request', 'The subject must not be blank.');
-  return ctx.db.inWrite(async (tx) => {
+  return editMessages(ctx, caller, 'subject', async (tx) => {
     const target = await assertMayEdit(tx, caller, messageId);
     // The write re-checks "no subject yet", so a concurrent first subject is not overwritten.
     if (target.subject !== null || !(await setSubject(tx, caller.uid, messageId, text))) {
       throw new AppError('subject_already_set', 'This message already has a subject; it cannot be changed.');
     }
-    return editedMessage(ctx, tx, caller, target);
+    return { result: await editedMessage(ctx, tx, caller, target), changed: [messageId] };
   });
 }

@@ -6,6 +6,7 @@ import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
 import { messageNotFound } from '../../platform/errors.js';
 import { itemError } from './edit-policy.js';
+import { editMessages } from './message-updates.js';
 import { setTags } from './message-edits-repository.js';
 import type { BatchUpdateResponse } from './message-edits.schemas.js';
 import { hydrateMessages } from './messages-repository.js';
@@ -18,12 +19,12 @@ export async function setMessageTags(
   tags: string[],
 ): Promise<MessageOutput> {
   assertScope(caller, 'messages.write');
-  return ctx.db.inWrite(async (tx) => {
+  return editMessages(ctx, caller, 'tags', async (tx) => {
     const updated = await setTags(tx, caller.uid, [messageId], tags);
     if (updated.length === 0) throw messageNotFound();
     const [message] = await hydrateMessages(tx, { uid: caller.uid }, [messageId], ctx.config.publicUrl);
     if (!message) throw messageNotFound();
-    return message;
+    return { result: message, changed: updated };
   });
 }
 
@@ -34,11 +35,15 @@ export async function setMessagesTags(
   tags: string[],
 ): Promise<BatchUpdateResponse> {
   assertScope(caller, 'messages.write');
-  return ctx.db.inWrite(async (tx) => {
+  return editMessages(ctx, caller, 'tags', async (tx) => {
     const changed = new Set(await setTags(tx, caller.uid, messageIds, tags));
+    const updated = messageIds.filter((id) => changed.has(id));
     return {
-      updated: messageIds.filter((id) => changed.has(id)),
-      errors: messageIds.filter((id) => !changed.has(id)).map((id) => itemError(id, messageNotFound())),
+      result: {
+        updated,
+        errors: messageIds.filter((id) => !changed.has(id)).map((id) => itemError(id, messageNotFound())),
+      },
+      changed: updated,
     };
   });
 }

@@ -1,14 +1,23 @@
 // POST /v1/recipients/add: anyone who can see a message may add recipients (CC or BCC) to it, and
 // with the deprecated propagation to its visible ancestors or its whole visible thread. Idempotent:
-// an existing edge keeps its first adder and its CC/BCC flag. Everything is checked and written in
-// one transaction (one UNWIND write), so an unknown user or an invisible message writes nothing.
-// Each newly added recipient gets one `added` notification batching every message newly shared with
-// it (unless notify is false), recorded in the same transaction and published after commit.
+// an existing edge keeps its first adder and its CC/BCC flag, and identical adds racing each other
+// create one edge and answer `added` once (the messages are locked first). An existing BCC edge the
+// caller may not see is answered `added` too, exactly as a new one: `unchanged` would reveal it.
+// Everything is checked and written in one transaction, so an unknown user or an invisible message
+// writes nothing. Each newly added recipient gets one `added` event batching every message newly
+// shared with it (unless notify is false); a new CC recipient is also `message.updated` news for
+// those who see the message, a new BCC one only for its author.
 import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
+import type { Tx } from '../../platform/neo4j/database.js';
 import { AppError, messageNotFound } from '../../platform/errors.js';
-import { groupByUser, publishCommitted, recordNotifications } from '../events/outbox.js';
+import {
+  announceEvents,
+  recordEvents,
+  recordMessageChange,
+  userEvents,
+} from '../event-log/record-events.js';
 import { parseRecipient } from '../messages/recipients.js';
 import type { RecipientInput } from '../messages/messages.schemas.js';
 import { mergeReceivers, resolveAddTargets } from './recipients-repository.js';
@@ -42,7 +51,7 @@ export async function addRecipients(
   if (input.recipients.length === 0) throw new AppError('missing_field', 'The field recipients is required.');
   const refs = input.recipients.map(parseRecipient);
 
-  const { response, notifications } = await ctx.db.inWrite(async (tx) => {
+  const response = await ctx.db.inWrite(async (tx) => {
     const targets = await resolveAddTargets(tx, caller.uid, {
       message_ids: messageIds,
       strategy: input.propagation?.strategy ?? 'NONE',
@@ -69,21 +78,42 @@ export async function addRecipients(
 
     const added: RecipientChange[] = [];
     const unchanged: RecipientChange[] = [];
-    for (const { message_id, uid, added: isNew } of results)
-      (isNew ? added : unchanged).push({ message_id, uid });
+    for (const { message_id, uid, added: isNew, shown } of results)
+      (isNew || !shown ? added : unchanged).push({ message_id, uid });
     const order = (change: RecipientChange) => affected.indexOf(change.message_id);
     added.sort((a, b) => order(a) - order(b));
     unchanged.sort((a, b) => order(a) - order(b));
 
     // The first mention of a user decides whether it is told; the adder is never told.
-    const told = added.filter((change) => wanted.get(change.uid)?.notify !== false);
-    return {
-      response: { message_ids: affected, added, unchanged },
-      notifications: await recordNotifications(tx, groupByUser('added', told, caller.uid)),
-    };
+    const created = results.filter((r) => r.added);
+    const told = created.filter((change) => wanted.get(change.uid)?.notify !== false);
+    await recordEvents(tx, caller.uid, userEvents('added', told, caller.uid));
+    await recordRecipientChange(tx, caller.uid, created);
+    return { message_ids: affected, added, unchanged };
   });
-  await publishCommitted(ctx, notifications);
+  await announceEvents(ctx);
   return response;
+}
+
+/**
+ * message.updated for a change of recipients, told only to those who may see the change: everyone
+ * who sees the message for a CC recipient, only the author for a BCC one (telling the others that
+ * "recipients changed" while showing them nothing new would reveal it). Those whose own edge
+ * changed are not told by it (they get `added`, or can no longer see the message).
+ */
+export async function recordRecipientChange(
+  tx: Tx,
+  actorUid: string,
+  changes: { message_id: string; uid: string; public: boolean }[],
+): Promise<void> {
+  const cc = unique(changes.filter((c) => c.public).map((c) => c.message_id));
+  const bcc = unique(changes.filter((c) => !c.public).map((c) => c.message_id)).filter((id) => !cc.includes(id));
+  const changedUids = unique(changes.map((c) => c.uid));
+  await recordMessageChange(tx, actorUid, 'message.updated', cc, ['recipients'], { skipUids: changedUids });
+  await recordMessageChange(tx, actorUid, 'message.updated', bcc, ['recipients'], {
+    skipUids: changedUids,
+    authorsOnly: true,
+  });
 }
 
 function unique<T>(values: T[]): T[] {

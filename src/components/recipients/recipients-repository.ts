@@ -36,14 +36,16 @@ export async function mergeReceivers(
   tx: Tx,
   adderUid: string,
   pairs: (ReceiverEdge & { public: boolean })[],
-): Promise<(ReceiverEdge & { added: boolean })[]> {
+): Promise<(ReceiverEdge & { added: boolean; shown: boolean; public: boolean })[]> {
   if (pairs.length === 0) return [];
+  const messageIds = [...new Set(pairs.map((p) => p.message_id))].sort();
+  await tx.run('recipients/lock-messages', { message_ids: messageIds });
   const rows = await tx.run('recipients/merge-receivers', {
     viewer_uid: adderUid,
     pairs,
     now: new Date().toISOString(),
   });
-  return rows as unknown as (ReceiverEdge & { added: boolean })[];
+  return rows as unknown as (ReceiverEdge & { added: boolean; shown: boolean; public: boolean })[];
 }
 
 export interface Authorship {

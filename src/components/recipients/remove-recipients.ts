@@ -12,6 +12,8 @@
 import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
+import { announceEvents } from '../event-log/record-events.js';
+import { recordRecipientChange } from './add-recipients.js';
 import { AppError, messageNotFound } from '../../platform/errors.js';
 import { hydrateMessages } from '../messages/messages-repository.js';
 import type { MessageOutput } from '../messages/messages.schemas.js';
@@ -36,7 +38,7 @@ export async function removeRecipients(
   const messageIds = namedMessageIds(input);
   const uid = input.recipient_uid;
 
-  return ctx.db.inWrite(async (tx) => {
+  const response = await ctx.db.inWrite(async (tx) => {
     const targets = await findRemovalTargets(tx, caller.uid, {
       message_ids: messageIds,
       recipient_uid: uid,
@@ -84,12 +86,20 @@ export async function removeRecipients(
     // An edge removed by a concurrent request in between is simply no longer there.
     for (const change of toRemove) if (!gone.has(change.message_id)) unchanged.push(change);
     const order = (change: RecipientChange) => listed.indexOf(change.message_id);
+    const done = toRemove.filter((change) => gone.has(change.message_id));
+    await recordRecipientChange(
+      tx,
+      caller.uid,
+      done.map((change) => ({ ...change, public: entryOf(change.message_id)?.public ?? false })),
+    );
     return {
       message_ids: listed,
-      removed: toRemove.filter((change) => gone.has(change.message_id)),
+      removed: done,
       unchanged: unchanged.sort((a, b) => order(a) - order(b)),
     };
   });
+  await announceEvents(ctx);
+  return response;
 }
 
 /** The one "author or manager" rule (visibility-policy), asked as a question. */

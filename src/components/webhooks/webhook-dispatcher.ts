@@ -1,18 +1,32 @@
 // Sends due webhook deliveries. Every running service has one; the deliveries live in Neo4j, so
 // several instances share the work and a restarted one resumes it.
 //
-// It wakes when notifications are published (this instance's or, through Redis, any instance's) and
-// polls for deliveries that became due (retries). Each attempt is claimed first: a lease on the
+// It wakes when events are numbered (this instance's or, through Redis, any instance's): first it
+// plans deliveries for the new events (webhook-planner.ts), then claims the due ones; it also polls
+// for deliveries that became due (retries). Each attempt is claimed first: a lease on the
 // delivery, taken in a write transaction that re-checks the delivery under its write lock, so two
 // instances never send the same attempt. The lease outlives the request's time-out; if the holder
 // dies mid-send, the lease runs out and someone sends again with the same webhook-id (delivery is
-// at-least-once, and receivers deduplicate by webhook-id).
+// at-least-once, and receivers deduplicate by webhook-id). The body is built at each attempt from
+// the graph; when nothing of it is left to show (the messages were deleted or hidden from the
+// recipient since), nothing is sent and the delivery is `dropped`.
 import { randomBytes, randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { AppContext } from '../../platform/context.js';
+import { buildClientEvent } from '../events/event-payloads.js';
 import { decideOutcome } from './delivery-policy.js';
 import { WEBHOOK_TIMEOUT_MS, sendWebhook } from './send-webhook.js';
-import { claimDueDeliveries, recordAttempt, type ClaimedDelivery } from './webhooks-repository.js';
+import { claimDueDeliveries, planDeliveries, recordAttempt, type ClaimedDelivery } from './webhooks-repository.js';
+
+/** Events planned per round; a full round is followed by another at once. */
+const PLAN_BATCH = 500;
+
+/** The outcome of an attempt that found nothing left to send. */
+const DROPPED = {
+  state: 'dropped',
+  status: null,
+  error: 'Nothing was sent: the messages were deleted or are no longer visible to the recipient.',
+} as const;
 
 export interface WebhookDispatcher {
   /** Stops claiming, waits for the attempts in flight to finish and be recorded, leaves no timers. */
@@ -68,6 +82,8 @@ export function startWebhookDispatcher(
   };
 
   const claimAndSend = async (): Promise<void> => {
+    // Plan first: deliveries for the events numbered since the last round, across instances.
+    while ((await planDeliveries(ctx.db, PLAN_BATCH)).full);
     const room = maxInFlight - inFlight.size;
     if (room <= 0) return;
     const claimed = await claimDueDeliveries(ctx.db, {
@@ -95,17 +111,20 @@ export function startWebhookDispatcher(
   const attempt = async (delivery: ClaimedDelivery): Promise<void> => {
     const startedAt = new Date();
     const number = delivery.attempts + 1;
-    const result = await sendWebhook(
-      {
-        webhookId: delivery.webhook_id,
-        url: delivery.url,
-        secret: delivery.secret,
-        payload: delivery.payload,
-      },
-      { allowPrivate: ctx.config.webhookAllowPrivate, timeoutMs },
-    );
+    const body = delivery.event ? await buildClientEvent(ctx, delivery.uid, delivery.event) : null;
+    const result = body
+      ? await sendWebhook(
+          {
+            webhookId: delivery.webhook_id,
+            url: delivery.url,
+            secret: delivery.secret,
+            payload: JSON.stringify(body),
+          },
+          { allowPrivate: ctx.config.webhookAllowPrivate, timeoutMs },
+        )
+      : null;
     const now = new Date();
-    const outcome = decideOutcome(number, result, now, random);
+    const outcome = result ? decideOutcome(number, result, now, random) : DROPPED;
     const kept = await recordAttempt(ctx.db, {
       webhook_id: delivery.webhook_id,
       uid: delivery.uid,
@@ -135,7 +154,7 @@ export function startWebhookDispatcher(
     }
   };
 
-  const unsubscribe = ctx.events.subscribeAll(() => wake());
+  const unsubscribe = ctx.events.bus.subscribe(() => wake());
   const timer = setInterval(wake, pollMs);
   // Never the reason a process stays alive; stop() clears it anyway.
   timer.unref();

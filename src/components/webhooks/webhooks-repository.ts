@@ -1,32 +1,22 @@
-// Webhook deliveries in Neo4j: created with their notification, claimed under a lease by one
-// dispatcher at a time, updated with each attempt's result, and listed for the delivery log. The
-// only code that runs the webhooks Cypher.
+// Webhook deliveries in Neo4j: planned from the event log, claimed under a lease by one dispatcher
+// at a time, updated with each attempt's result, and listed for the delivery log. The only code
+// that runs the webhooks Cypher.
 import neo4j from 'neo4j-driver';
-import type { Database, Tx } from '../../platform/neo4j/database.js';
-import type { EventType, NotificationEvent, StoredNotification } from '../events/notification-event.js';
-
-/** The webhook-id of a notification's delivery: the same on every attempt (Standard Webhooks). */
-export function webhookIdOf(notificationId: string): string {
-  return `msg_${notificationId}`;
-}
+import type { Database, Row } from '../../platform/neo4j/database.js';
+import type { LoggedEvent } from '../event-log/event-log.js';
+import { toLoggedEvent } from '../event-log/event-log-repository.js';
+import type { NotificationEvent } from '../events/notification-event.js';
 
 /**
- * Called by the outbox inside the transaction that records notifications: creates one pending
- * Delivery for each notification whose user has a verified, enabled endpoint contact. The body sent
- * later is exactly JSON.stringify(notification.event).
+ * One planning round, under the planner's lock: a pending Delivery for each recipient with an
+ * endpoint of the next `limit` numbered events. Answers whether it took a full batch (more may
+ * follow).
  */
-export async function createDeliveries(tx: Tx, notifications: StoredNotification[]): Promise<void> {
-  if (notifications.length === 0) return;
-  await tx.run('webhooks/create-deliveries', {
-    items: notifications.map((n) => ({
-      webhook_id: webhookIdOf(n.id),
-      notification_id: n.id,
-      uid: n.uid,
-      seq: n.seq,
-      type: n.event.type,
-      payload: JSON.stringify(n.event),
-      created_at: n.created_at,
-    })),
+export async function planDeliveries(db: Database, limit: number): Promise<{ full: boolean }> {
+  return db.inWrite(async (tx) => {
+    await tx.run('webhooks/lock-planner');
+    const [row] = await tx.run('webhooks/plan-deliveries', { limit: neo4j.int(limit) });
+    return { full: ((row?.advanced as number | undefined) ?? 0) >= limit };
   });
 }
 
@@ -35,8 +25,8 @@ export interface ClaimedDelivery {
   webhook_id: string;
   uid: string;
   url: string;
-  /** The exact body to send. */
-  payload: string;
+  /** The event to build the body from; null when it was pruned. */
+  event: LoggedEvent | null;
   /** Attempts already recorded; this one is number attempts + 1. */
   attempts: number;
   /** The endpoint's current "whsec_" signing secret. */
@@ -65,9 +55,10 @@ export async function claimDueDeliveries(
       lease_ms: neo4j.int(claim.leaseMs),
     });
     return rows.map((row) => {
-      const d = row.delivery as Omit<ClaimedDelivery, 'secret' | 'lease_token' | 'claimed_at'>;
+      const d = row.delivery as Omit<ClaimedDelivery, 'secret' | 'lease_token' | 'claimed_at' | 'event'>;
       return {
         ...d,
+        event: row.event ? toLoggedEvent(row.event as Row) : null,
         secret: row.secret as string,
         lease_token: claim.leaseToken,
         claimed_at: row.claimed_at as string,
@@ -94,7 +85,7 @@ export interface AttemptRecord {
   url: string;
   lease_token: string;
   claimed_at: string;
-  state: 'delivered' | 'pending' | 'failed' | 'disabled';
+  state: 'delivered' | 'pending' | 'failed' | 'disabled' | 'dropped';
   status: number | null;
   error: string | null;
   /** For 'pending': how long until the next attempt. */
@@ -132,9 +123,9 @@ export async function recordAttempt(db: Database, record: AttemptRecord): Promis
 
 export interface DeliveryRecord {
   webhook_id: string;
-  type: EventType;
+  type: NotificationEvent['type'];
   url: string;
-  state: 'pending' | 'delivered' | 'failed' | 'disabled';
+  state: 'pending' | 'delivered' | 'failed' | 'disabled' | 'dropped';
   attempts: number;
   last_status: number | null;
   last_error: string | null;
@@ -142,30 +133,25 @@ export interface DeliveryRecord {
   created_at: string;
   delivered_at: string | null;
   log: AttemptLogEntry[];
-  event: NotificationEvent;
 }
 
-/** A user's deliveries, newest first; `has_more` from reading one past the page. */
+/** A user's deliveries, newest first, each with its event; `has_more` from reading one past the page. */
 export async function listDeliveries(
   db: Database,
   uid: string,
   skip: number,
   limit: number,
-): Promise<{ deliveries: DeliveryRecord[]; has_more: boolean }> {
+): Promise<{ deliveries: { record: DeliveryRecord; event: LoggedEvent | null }[]; has_more: boolean }> {
   const rows = await db.read('webhooks/list-deliveries', {
     uid,
     skip: neo4j.int(skip),
     limit: neo4j.int(limit + 1),
   });
   const deliveries = rows.slice(0, limit).map((row) => {
-    const { payload, log, ...rest } = row.delivery as Omit<DeliveryRecord, 'event' | 'log'> & {
-      payload: string;
-      log: string[] | null;
-    };
+    const { log, ...rest } = row.delivery as Omit<DeliveryRecord, 'log'> & { log: string[] | null };
     return {
-      ...rest,
-      log: (log ?? []).map((entry) => JSON.parse(entry) as AttemptLogEntry),
-      event: JSON.parse(payload) as NotificationEvent,
+      record: { ...rest, log: (log ?? []).map((entry) => JSON.parse(entry) as AttemptLogEntry) },
+      event: row.event ? toLoggedEvent(row.event as Row) : null,
     };
   });
   return { deliveries, has_more: rows.length > limit };

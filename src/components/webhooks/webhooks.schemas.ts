@@ -27,10 +27,12 @@ export const DeliveryOutput = z
     url: z
       .string()
       .openapi({ description: 'The endpoint of the latest attempt (or of the first, to come).' }),
-    state: z.enum(['pending', 'delivered', 'failed', 'disabled']).openapi({
+    state: z.enum(['pending', 'delivered', 'failed', 'disabled', 'dropped']).openapi({
       description:
         '`pending`: an attempt is due at `next_attempt_at` (or in flight); `delivered`: a 2xx answer came; ' +
-        '`failed`: the retry schedule is used up; `disabled`: the endpoint answered 410, or is gone or turned off.',
+        '`failed`: the retry schedule is used up; `disabled`: the endpoint answered 410, or is gone or turned off; ' +
+        '`dropped`: by the time of an attempt the messages were deleted or no longer visible to the recipient, ' +
+        'so nothing was sent (and nothing more will be).',
     }),
     attempts: z.number().int(),
     last_status: z.number().int().nullable(),
@@ -39,7 +41,11 @@ export const DeliveryOutput = z
     created_at: z.string(),
     delivered_at: z.string().nullable(),
     log: z.array(DeliveryAttempt).openapi({ description: 'The latest attempts (at most 20), oldest first.' }),
-    event: NotificationEventOutput.openapi({ description: 'The body sent, exactly.' }),
+    event: NotificationEventOutput.nullable().openapi({
+      description:
+        'The body as it would be sent now, built from the messages as they are (each attempt builds it anew): ' +
+        'null when nothing of it is left to show (deleted, or no longer visible to the recipient).',
+    }),
   })
   .openapi('Delivery');
 export type DeliveryOutput = z.infer<typeof DeliveryOutput>;

@@ -1,20 +1,19 @@
-// The EventBus across instances (REDIS_URL): publishing sends each batch of committed notifications
-// as one JSON array on the Redis channel `skein:notifications`; every instance, this one included,
-// hears it on its subscriber connection and hands it to its own listeners. So a publication reaches
-// local listeners once, through Redis, like everyone else's.
+// The EventBus across instances (REDIS_URL): publishing sends each sequencer round as one JSON
+// object on the Redis channel `skein:events`; every instance, this one included, hears it on its
+// subscriber connection and hands it to its own listeners. So a round reaches local listeners once,
+// through Redis, like everyone else's.
 //
 // Redis carries news, not truth (event-bus.ts): when publishing fails (Redis down, or slower than
-// PUBLISH_TIMEOUT_MS) the failure is logged, this instance's listeners get the batch directly, and
-// the request that caused it still succeeds. Listeners on other instances miss it live and catch up
-// from the outbox: a feed reads it when the next notification shows a gap, a client that reconnects
-// gets it with ?since, and webhook deliveries never depended on the bus. Should a timed-out publish
-// reach Redis after all, local listeners hear it twice; feeds drop what they already handed out.
+// PUBLISH_TIMEOUT_MS) the failure is logged, this instance's listeners get the round directly, and
+// the request that caused it still succeeds. Other instances miss it live and read it from the
+// event log at their next round or poll (event-router.ts). Should a timed-out publish reach Redis
+// after all, local listeners hear it twice; the router drops what it has already passed.
 import { Redis } from 'ioredis';
 import type { Logger } from '../../platform/logger.js';
-import { LocalEventBus, type EventBus, type NotificationListener } from './event-bus.js';
-import type { StoredNotification } from './notification-event.js';
+import { LocalEventBus, type EventBus, type RoundListener } from './event-bus.js';
+import type { SequencedRound } from './event-log.js';
 
-export const REDIS_CHANNEL = 'skein:notifications';
+export const REDIS_CHANNEL = 'skein:events';
 const PUBLISH_TIMEOUT_MS = 2000;
 const CONNECT_TIMEOUT_MS = 10_000;
 
@@ -63,39 +62,34 @@ export class RedisEventBus implements EventBus {
     return bus;
   }
 
-  async publish(notifications: StoredNotification[]): Promise<void> {
-    if (notifications.length === 0) return;
+  async publish(round: SequencedRound): Promise<void> {
     try {
-      await this.publisher.publish(REDIS_CHANNEL, JSON.stringify(notifications));
+      await this.publisher.publish(REDIS_CHANNEL, JSON.stringify(round));
     } catch (error) {
       this.log.warn(
-        { err: error, count: notifications.length },
-        'Publishing to Redis failed; delivering on this instance only, others catch up from the outbox',
+        { err: error, to: round.to },
+        'Publishing to Redis failed; delivering on this instance only, others read the event log',
       );
-      this.local.deliver(notifications);
+      this.local.deliver(round);
     }
   }
 
   private receive(text: string): void {
-    let batch: unknown;
+    let round: unknown;
     try {
-      batch = JSON.parse(text);
+      round = JSON.parse(text);
     } catch {
-      batch = undefined;
+      round = undefined;
     }
-    if (!Array.isArray(batch) || !batch.every(isStoredNotification)) {
-      this.log.warn('Ignored a malformed message on the Redis notification channel');
+    if (!isRound(round)) {
+      this.log.warn('Ignored a malformed message on the Redis event channel');
       return;
     }
-    this.local.deliver(batch);
+    this.local.deliver(round);
   }
 
-  subscribe(uid: string, listener: NotificationListener): () => void {
-    return this.local.subscribe(uid, listener);
-  }
-
-  subscribeAll(listener: NotificationListener): () => void {
-    return this.local.subscribeAll(listener);
+  subscribe(listener: RoundListener): () => void {
+    return this.local.subscribe(listener);
   }
 
   async close(): Promise<void> {
@@ -106,15 +100,13 @@ export class RedisEventBus implements EventBus {
   }
 }
 
-function isStoredNotification(value: unknown): value is StoredNotification {
+function isRound(value: unknown): value is SequencedRound {
   if (typeof value !== 'object' || value === null) return false;
-  const n = value as Record<string, unknown>;
+  const r = value as Record<string, unknown>;
   return (
-    typeof n.id === 'string' &&
-    typeof n.uid === 'string' &&
-    typeof n.seq === 'number' &&
-    typeof n.created_at === 'string' &&
-    typeof n.event === 'object' &&
-    n.event !== null
+    typeof r.from === 'number' &&
+    typeof r.to === 'number' &&
+    Array.isArray(r.events) &&
+    r.events.every((e) => typeof e === 'object' && e !== null && typeof (e as { seq?: unknown }).seq === 'number')
   );
 }

@@ -1,0 +1,41 @@
+// Second statement of a planning round, under the planner's lock: for the next numbered events of
+// the spec's four types, one pending Delivery per recipient that has a verified endpoint contact
+// 410 has not turned off (a user event's user; a channel event's members, except those it skips),
+// due at once; then the planner moves past them. The body is built at each attempt, from the graph.
+// (One endpoint contact per user is the rule; should there be several, the latest verified wins.)
+MATCH (planner:WebhookPlanner {id: 'planner'})
+OPTIONAL MATCH (log:EventLog {id: 'log'})
+WITH planner, planner.head AS after,
+     CASE WHEN coalesce(log.head, 0) < planner.head + $limit THEN coalesce(log.head, 0)
+          ELSE planner.head + $limit END AS upto
+CALL (after, upto) {
+  MATCH (e:Event)
+  WHERE e.seq > after AND e.seq <= upto AND e.type IN ['sent', 'ping', 'added', 'channels']
+  CALL (e) {
+    MATCH (u:User {uid: e.uid})-[:HAS_CONTACT]->(c:Contact {kind: 'endpoint'})
+    WHERE c.verified_at IS NOT NULL AND c.disabled_at IS NULL
+    RETURN u, c
+    UNION
+    MATCH (:Channel {id: e.channel_id})-[:HAS_MEMBER]->(u:User)-[:HAS_CONTACT]->(c:Contact {kind: 'endpoint'})
+    WHERE c.verified_at IS NOT NULL AND c.disabled_at IS NULL AND NOT u.uid IN e.skip_uids
+    RETURN u, c
+  }
+  WITH e, u, c ORDER BY c.verified_at DESC
+  WITH e, u, collect(c)[0] AS c
+  CREATE (d:Delivery {
+    webhook_id: 'msg_' + replace(e.id, '-', '') + '_' + u.uid,
+    event_id: e.id,
+    uid: u.uid,
+    seq: e.seq,
+    url: c.value,
+    type: e.type,
+    state: 'pending',
+    attempts: 0,
+    log: [],
+    created_at: e.created_at,
+    next_attempt_at: datetime()
+  })
+  RETURN count(d) AS planned
+}
+SET planner.head = upto
+RETURN planned, upto - after AS advanced

@@ -1,0 +1,59 @@
+// The event log's moving parts of one instance, started and stopped together: the bus (local or
+// Redis), the sequencer that numbers committed events, the router that follows the log for this
+// instance's sockets, and the pruner that drops events past their retention.
+import type { Config } from '../../platform/config.js';
+import type { Logger } from '../../platform/logger.js';
+import type { Database } from '../../platform/neo4j/database.js';
+import { createEventBus, type EventBus } from './event-bus.js';
+import { pruneEvents, pruneLegacyNotifications } from './event-log-repository.js';
+import { EventRouter } from './event-router.js';
+import { EventSequencer } from './event-sequencer.js';
+
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+const PRUNE_BATCH = 5000;
+
+export interface EventLogServices {
+  bus: EventBus;
+  sequencer: EventSequencer;
+  router: EventRouter;
+  /** Prunes once now (also runs hourly). */
+  prune(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export async function startEventLog(config: Config, db: Database, log: Logger): Promise<EventLogServices> {
+  const bus = await createEventBus(config, log);
+  const sequencer = new EventSequencer(db, bus, log);
+  const router = await EventRouter.start(db, bus, log);
+  // Events of a crash before their numbering: number them now rather than at the first sweep.
+  await sequencer.flush();
+
+  const prune = async (): Promise<number> => {
+    const before = new Date(Date.now() - config.realtime.eventRetentionDays * 86_400_000).toISOString();
+    let total = 0;
+    for (;;) {
+      const pruned = await pruneEvents(db, before, PRUNE_BATCH);
+      total += pruned;
+      if (pruned < PRUNE_BATCH) break;
+    }
+    while ((await pruneLegacyNotifications(db, PRUNE_BATCH)) === PRUNE_BATCH);
+    return total;
+  };
+  const pruning = setInterval(() => {
+    prune().catch((error: unknown) => log.warn({ err: error }, 'Pruning the event log failed'));
+  }, PRUNE_EVERY_MS);
+  pruning.unref();
+
+  return {
+    bus,
+    sequencer,
+    router,
+    prune,
+    stop: async () => {
+      clearInterval(pruning);
+      await sequencer.stop();
+      await router.stop();
+      await bus.close();
+    },
+  };
+}
