@@ -1,6 +1,8 @@
-// Who is told what: the outbox of every event type (sent, added, channels, ping), read back through
-// GET /v1/notifications and GraphQL. Choosing recipients is a security decision, so each type is
-// checked for exactly who receives a notification and what it shows them, BCC cases included.
+// Who is told what: every event type (sent, added, channels, ping, message.updated,
+// message.deleted), read back through GET /v1/notifications and GraphQL. Choosing recipients is a
+// security decision, so each type is checked for exactly who receives it and what it shows them,
+// BCC cases included; what an event shows is built when it is read, so deleted or hidden messages
+// never come back.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { addMember, channelWith, registerCreator } from '../channels/channel-helpers.js';
 import { postMessage, registerUser, registerWriter, type TestUser } from '../support/factories.js';
@@ -15,20 +17,22 @@ interface EventMessage {
 
 interface Notification {
   id: string;
-  seq: number;
+  cursor: string;
   created_at: string;
   event: {
     type: string;
     recipient_uid: string;
-    content: { messages: EventMessage[]; context: EventMessage[] };
+    content: { messages: EventMessage[]; context: EventMessage[]; changes?: string[]; message_ids?: string[] };
   };
 }
 
 interface NotificationPage {
   notifications: Notification[];
-  latest_seq: number;
+  cursor: string;
   has_more: boolean;
 }
+
+const SPEC_TYPES = ['sent', 'ping', 'added', 'channels'];
 
 let api: TestServer;
 
@@ -46,7 +50,13 @@ async function page(user: TestUser, query = ''): Promise<NotificationPage> {
   return res.body;
 }
 
+/** The user's events of the spec's four types (the webhook types), oldest first. */
 async function inbox(user: TestUser): Promise<Notification[]> {
+  return (await everything(user)).filter((n) => SPEC_TYPES.includes(n.event.type));
+}
+
+/** Every event the user is handed, oldest first. */
+async function everything(user: TestUser): Promise<Notification[]> {
   return (await page(user, '?limit=100')).notifications;
 }
 
@@ -72,7 +82,7 @@ describe('sent', () => {
       expect(events).toHaveLength(1);
       expect(events[0]).toEqual({
         id: expect.any(String),
-        seq: 1,
+        cursor: expect.any(String),
         created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         event: {
           type: 'sent',
@@ -230,7 +240,7 @@ describe('channels', () => {
     const first = await channelWith(api, admin, [oldMember!, both!]);
     const second = await channelWith(api, admin, [newMember!, both!]);
     const message = await postMessage(api, admin.token, { content: 'moving', channel_ids: [first.id] });
-    const before = (await page(both!)).latest_seq;
+    const before = (await page(both!)).cursor;
 
     const res = await api.request('PATCH', `/v1/messages/${message.id}/channels`, {
       token: admin.token,
@@ -241,7 +251,8 @@ describe('channels', () => {
     expect((await inbox(oldMember!)).map((n) => n.event.type)).toEqual(['channels']);
     expect((await inbox(newMember!)).map((n) => n.event.type)).toEqual(['channels']);
     // A member of both channels hears about the message again for the second channel, once.
-    expect((await page(both!, `?since=${before}`)).notifications).toHaveLength(1);
+    const since = (await page(both!, `?since=${encodeURIComponent(before)}`)).notifications;
+    expect(since.map((n) => n.event.type).sort()).toEqual(['channels', 'message.updated']);
 
     // The same channels again: nothing new.
     await api.request('PATCH', `/v1/messages/${message.id}/channels`, {
@@ -342,7 +353,7 @@ describe('ping', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       message_id: message.id,
-      recipient_uids: [seer!.uid, bccSeer!.uid, blind!.uid, author!.uid],
+      pinged: [seer!.uid, bccSeer!.uid, blind!.uid, author!.uid],
     });
 
     for (const user of [seer!, bccSeer!]) {
@@ -408,41 +419,115 @@ describe('ping', () => {
   });
 });
 
+describe('message.updated and message.deleted', () => {
+  it('when tags change, then the author, CC recipients and channel members are told, the actor and strangers not', async () => {
+    const admin = await registerCreator(api);
+    const [author, cc, member, stranger] = await writers(4);
+    const channel = await channelWith(api, admin, [author!, member!]);
+    const message = await postMessage(api, author!.token, {
+      content: 'tag me',
+      recipients: [cc!.tag],
+      channel_ids: [channel.id],
+    });
+    const res = await api.request('PATCH', `/v1/messages/${message.id}/tags`, {
+      token: cc!.token,
+      body: { tags: ['urgent'] },
+    });
+    expect(res.status).toBe(200);
+    for (const told of [author!, member!, admin]) {
+      const updates = (await everything(told)).filter((n) => n.event.type === 'message.updated');
+      expect(updates).toHaveLength(1);
+      expect(updates[0]!.event.content.changes).toEqual(['tags']);
+      expect(updates[0]!.event.content.messages.map((m) => m.id)).toEqual([message.id]);
+    }
+    for (const untold of [cc!, stranger!]) {
+      expect((await everything(untold)).filter((n) => n.event.type === 'message.updated')).toEqual([]);
+    }
+  });
+
+  it('when a BCC recipient is added, then only the author hears of the change, not the CC recipients', async () => {
+    const [author, cc, adder, hidden] = await writers(4);
+    const message = await postMessage(api, author!.token, { content: 'quiet', recipients: [cc!.tag, adder!.tag] });
+    const res = await api.request('POST', '/v1/recipients/add', {
+      token: adder!.token,
+      body: { message_id: message.id, recipients: [{ uid: hidden!.uid, public: false }] },
+    });
+    expect(res.status).toBe(200);
+    const updatesOf = async (user: TestUser) =>
+      (await everything(user)).filter((n) => n.event.type === 'message.updated');
+    expect(await updatesOf(author!)).toHaveLength(1);
+    expect(await updatesOf(cc!)).toEqual([]);
+    expect(await updatesOf(hidden!)).toEqual([]);
+  });
+
+  it('when a message is deleted, then those who could see it get message.deleted and its earlier events show nothing', async () => {
+    const [author, reader, stranger] = await writers(3);
+    const message = await postMessage(api, author!.token, { content: 'soon gone', recipients: [reader!.tag] });
+    expect(await inbox(reader!)).toHaveLength(1);
+    const res = await api.request('DELETE', `/v1/messages/${message.id}`, { token: author!.token });
+    expect(res.status).toBe(200);
+    const events = await everything(reader!);
+    expect(events.map((n) => n.event.type)).toEqual(['message.deleted']);
+    expect(events[0]!.event.content).toEqual({ message_ids: [message.id] });
+    expect(JSON.stringify(events)).not.toContain('soon gone');
+    expect(await everything(stranger!)).toEqual([]);
+  });
+
+  it('when a recipient is removed, then their earlier events about the message are no longer handed out', async () => {
+    const [author, reader] = await writers(2);
+    const message = await postMessage(api, author!.token, { content: 'take it back', recipients: [reader!.tag] });
+    const res = await api.request('DELETE', '/v1/recipients/remove', {
+      token: author!.token,
+      body: { message_id: message.id, recipient_uid: reader!.uid },
+    });
+    expect(res.status).toBe(200);
+    expect(JSON.stringify(await everything(reader!))).not.toContain('take it back');
+  });
+});
+
 describe('GET /v1/notifications', () => {
-  it('when a user has several notifications, then seq counts 1, 2, 3 and since/limit page through them', async () => {
+  it('when a user has several notifications, then cursors page through them in order, each once', async () => {
     const [author, reader] = await writers(2);
     for (const content of ['one', 'two', 'three']) {
       await postMessage(api, author!.token, { content, recipients: [reader!.tag] });
     }
     const all = await page(reader!);
-    expect(all.notifications.map((n) => n.seq)).toEqual([1, 2, 3]);
-    expect(all.latest_seq).toBe(3);
     expect(all.has_more).toBe(false);
     expect(all.notifications.map((n) => n.event.content.messages[0]!.content)).toEqual([
       'one',
       'two',
       'three',
     ]);
+    expect(all.cursor).toBe(all.notifications[2]!.cursor);
 
     const first = await page(reader!, '?limit=2');
-    expect(first.notifications.map((n) => n.seq)).toEqual([1, 2]);
+    expect(first.notifications.map((n) => n.id)).toEqual(all.notifications.slice(0, 2).map((n) => n.id));
     expect(first.has_more).toBe(true);
-    const rest = await page(reader!, '?since=2');
-    expect(rest.notifications.map((n) => n.seq)).toEqual([3]);
+    expect(first.cursor).toBe(first.notifications[1]!.cursor);
+    const rest = await page(reader!, `?since=${encodeURIComponent(first.cursor)}`);
+    expect(rest.notifications.map((n) => n.id)).toEqual([all.notifications[2]!.id]);
     expect(new Set(all.notifications.map((n) => n.id)).size).toBe(3);
+
+    const nothingNew = await page(reader!, `?since=${encodeURIComponent(all.cursor)}`);
+    expect(nothingNew.notifications).toEqual([]);
+    await postMessage(api, author!.token, { content: 'four', recipients: [reader!.tag] });
+    const fresh = await page(reader!, `?since=${encodeURIComponent(nothingNew.cursor)}`);
+    expect(fresh.notifications.map((n) => n.event.content.messages[0]!.content)).toEqual(['four']);
   });
 
-  it('when concurrent posts reach one user, then the sequence has no gaps and no repeats', async () => {
+  it('when concurrent posts reach one user, then each is handed out once, none missing', async () => {
     const [reader, ...authors] = await writers(6);
-    await Promise.all(
+    const posted = await Promise.all(
       authors.map((author) => postMessage(api, author.token, { content: 'race', recipients: [reader!.tag] })),
     );
-    expect((await inbox(reader!)).map((n) => n.seq)).toEqual([1, 2, 3, 4, 5]);
+    const events = await inbox(reader!);
+    expect(events.map((n) => n.event.content.messages[0]!.id).sort()).toEqual(posted.map((m) => m.id).sort());
+    expect(new Set(events.map((n) => n.cursor)).size).toBe(5);
   });
 
   it('when since or limit are out of range, or nobody is signed in, then 422 and 401', async () => {
     const [user] = await writers(1);
-    for (const query of ['?since=-1', '?limit=0', '?limit=101', '?since=x']) {
+    for (const query of ['?since=-1', '?limit=0', '?limit=101', '?since=x', '?since=2']) {
       const res = await api.request('GET', `/v1/notifications${query}`, { token: user!.token });
       expect(res.status).toBe(422);
       expect(res.body).toMatchObject({ code: 'validation_error' });
@@ -455,18 +540,18 @@ describe('GraphQL', () => {
   it('when pingMessage and notifications are used, then they answer as the REST routes do', async () => {
     const [author, reader] = await writers(2);
     const message = await postMessage(api, author!.token, { content: 'gql', recipients: [reader!.tag] });
-    const ping = await api.graphql<{ pingMessage: { message_id: string; recipient_uids: string[] } }>(
-      'mutation($id: String!, $to: [RecipientInput!]!) { pingMessage(message_id: $id, recipients: $to) { message_id recipient_uids } }',
+    const ping = await api.graphql<{ pingMessage: { message_id: string; pinged: string[] } }>(
+      'mutation($id: String!, $to: [RecipientInput!]!) { pingMessage(message_id: $id, recipients: $to) { message_id pinged } }',
       { id: message.id, to: [{ user_tag: reader!.tag, public: null }] },
       { token: author!.token },
     );
     expect(ping.body.errors).toBeUndefined();
-    expect(ping.body.data?.pingMessage).toEqual({ message_id: message.id, recipient_uids: [reader!.uid] });
+    expect(ping.body.data?.pingMessage).toEqual({ message_id: message.id, pinged: [reader!.uid] });
 
     const res = await api.graphql<{
-      notifications: { latest_seq: number; has_more: boolean; notifications: Notification[] };
+      notifications: { cursor: string; has_more: boolean; notifications: Notification[] };
     }>(
-      `{ notifications(since: 0) { latest_seq has_more notifications { id seq created_at event {
+      `{ notifications { cursor has_more notifications { id cursor created_at event {
           type recipient_uid content { messages { id content parent_id author { uid user_tag } }
           context { id } } } } } }`,
       {},

@@ -25,23 +25,35 @@ export async function setMessageChannels(
   channelIds: string[],
 ): Promise<UpdateChannelsResponse> {
   assertScope(caller, 'messages.write');
-  const response = await ctx.db.inWrite(async (tx) => {
-    const refs = await findMessageChannelRefs(tx, caller.uid, messageId, channelIds);
-    if (!refs.visible) throw messageNotFound();
-    // Every missing channel is reported before any membership, whatever the order of the list.
-    for (const id of channelIds) if (!refs.channels.has(id)) throw channelNotFound();
-    for (const id of channelIds) checkChannelMember(refs.channels.get(id)!);
-    const result = await replace(tx, caller.uid, messageId, channelIds);
-    if (!result) throw messageNotFound();
-    const added = result.channel_ids.filter((id) => !result.before.includes(id));
-    const removed = result.before.filter((id) => !result.channel_ids.includes(id));
-    if (added.length > 0 || removed.length > 0) {
+  const response = await ctx.db
+    .inWrite(async (tx) => {
+      const refs = await findMessageChannelRefs(tx, caller.uid, messageId, channelIds);
+      if (!refs.visible) throw messageNotFound();
+      // Every missing channel is reported before any membership, whatever the order of the list.
+      for (const id of channelIds) if (!refs.channels.has(id)) throw channelNotFound();
+      for (const id of channelIds) checkChannelMember(refs.channels.get(id)!);
+      // Those who saw the message before the change hear of it; new channels' members get `channels`.
       await recordMessageChange(tx, caller.uid, 'message.updated', [messageId], ['channels']);
+      const result = await replace(tx, caller.uid, messageId, channelIds);
+      if (!result) throw messageNotFound();
+      const added = result.channel_ids.filter((id) => !result.before.includes(id));
+      const removed = result.before.filter((id) => !result.channel_ids.includes(id));
+      if (added.length === 0 && removed.length === 0) throw new NothingChanged(result.channel_ids);
       const inclusions = added.map((channel_id) => ({ message_id: messageId, channel_id }));
       await recordEvents(tx, caller.uid, channelEvents('channels', inclusions, caller.uid));
-    }
-    return { message_id: messageId, channel_ids: result.channel_ids };
-  });
+      return { message_id: messageId, channel_ids: result.channel_ids };
+    })
+    .catch((error: unknown) => {
+      // The same channels again: the transaction is rolled back so that nobody hears of it.
+      if (error instanceof NothingChanged) return { message_id: messageId, channel_ids: error.channelIds };
+      throw error;
+    });
   await announceEvents(ctx);
   return response;
+}
+
+class NothingChanged extends Error {
+  constructor(readonly channelIds: string[]) {
+    super('nothing changed');
+  }
 }

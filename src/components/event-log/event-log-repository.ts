@@ -11,6 +11,7 @@ export async function insertEvents(tx: Tx, actorUid: string, events: NewEvent[])
   if (events.length === 0) return 0;
   const [row] = await tx.run('event-log/insert-events', {
     actor_uid: actorUid,
+    change_id: randomUUID(),
     now: new Date().toISOString(),
     events: events.map((e) => ({
       id: randomUUID(),
@@ -87,6 +88,7 @@ export function toLoggedEvent(row: Row): LoggedEvent {
   const membershipChannel = row.membership_channel as string | null | undefined;
   return {
     id: row.id as string,
+    change_id: (row.change_id as string | null | undefined) ?? (row.id as string),
     seq: row.seq as number,
     type: row.type as EventType,
     uid: (row.uid as string | null | undefined) ?? null,

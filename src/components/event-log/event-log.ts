@@ -13,13 +13,7 @@ import { validationError } from '../../platform/errors.js';
  * instances which channel streams a connected user now follows) and is never handed to a client.
  */
 export type EventType =
-  | 'sent'
-  | 'ping'
-  | 'added'
-  | 'channels'
-  | 'message.updated'
-  | 'message.deleted'
-  | 'membership';
+  'sent' | 'ping' | 'added' | 'channels' | 'message.updated' | 'message.deleted' | 'membership';
 
 /** The types a client can be handed (sockets, subscriptions, GET /v1/notifications). */
 export const CLIENT_EVENT_TYPES = [
@@ -37,13 +31,7 @@ export const WEBHOOK_EVENT_TYPES = ['sent', 'ping', 'added', 'channels'] as cons
 
 /** What changed in a `message.updated` event. */
 export type MessageChange =
-  | 'tags'
-  | 'subject'
-  | 'public'
-  | 'reply_order'
-  | 'default_outgoing'
-  | 'recipients'
-  | 'channels';
+  'tags' | 'subject' | 'public' | 'reply_order' | 'default_outgoing' | 'recipients' | 'channels';
 
 /**
  * One change as a writer records it. Exactly one stream: a user (`uid`) or a channel
@@ -64,6 +52,8 @@ export interface NewEvent {
 /** An event as stored and numbered: `seq` is its place in the one global order. */
 export interface LoggedEvent {
   id: string;
+  /** Shared by the events one change recorded. */
+  change_id: string;
   seq: number;
   type: EventType;
   uid: string | null;

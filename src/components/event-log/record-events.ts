@@ -43,7 +43,12 @@ export function userEvents(
     if (!ids.includes(message_id)) ids.push(message_id);
     byUid.set(uid, ids);
   }
-  return [...byUid].map(([uid, message_ids]) => ({ type, uid, message_ids, ...(changes ? { changes } : {}) }));
+  return [...byUid].map(([uid, message_ids]) => ({
+    type,
+    uid,
+    message_ids,
+    ...(changes ? { changes } : {}),
+  }));
 }
 
 /**

@@ -107,6 +107,8 @@ function isRound(value: unknown): value is SequencedRound {
     typeof r.from === 'number' &&
     typeof r.to === 'number' &&
     Array.isArray(r.events) &&
-    r.events.every((e) => typeof e === 'object' && e !== null && typeof (e as { seq?: unknown }).seq === 'number')
+    r.events.every(
+      (e) => typeof e === 'object' && e !== null && typeof (e as { seq?: unknown }).seq === 'number',
+    )
   );
 }

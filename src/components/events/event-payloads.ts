@@ -19,7 +19,11 @@ interface PayloadKey {
 const loaders = new WeakMap<AppContext, DataLoader<PayloadKey, ClientEvent | null>>();
 
 /** The event as `uid` sees it now, or null when it shows them nothing (or is internal). */
-export function buildClientEvent(ctx: AppContext, uid: string, event: LoggedEvent): Promise<ClientEvent | null> {
+export function buildClientEvent(
+  ctx: AppContext,
+  uid: string,
+  event: LoggedEvent,
+): Promise<ClientEvent | null> {
   if (event.type === 'membership') return Promise.resolve(null);
   if (event.type === 'message.deleted') {
     return Promise.resolve({
@@ -50,6 +54,26 @@ export async function deliverEvent(
   const built = await buildClientEvent(ctx, uid, event);
   if (!built) return null;
   return { id: event.id, cursor: encodeCursor(event.seq), created_at: event.created_at, event: built };
+}
+
+/**
+ * One change may reach a user through several streams (a message posted into two channels they
+ * belong to): the first event of a change and type is handed out, the rest are passed over.
+ */
+export class ChangeFilter {
+  private readonly seen = new Set<string>();
+
+  constructor(private readonly capacity = 1000) {}
+
+  firstOfChange(event: LoggedEvent): boolean {
+    if (event.channel_id === null) return true;
+    const key = `${event.change_id}|${event.type}`;
+    if (this.seen.has(key)) return false;
+    // Changes are recent when they repeat (their events are numbered together): a short memory does.
+    if (this.seen.size >= this.capacity) this.seen.clear();
+    this.seen.add(key);
+    return true;
+  }
 }
 
 async function buildBatch(ctx: AppContext, keys: readonly PayloadKey[]): Promise<(ClientEvent | null)[]> {

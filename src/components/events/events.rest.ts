@@ -50,7 +50,7 @@ export function mountEventRoutes(routes: RouteTable, ctx: AppContext): void {
       'Your events after the cursor `since` (from the start of the retained log when absent), oldest first, at ' +
       'most `limit` (1–100, default 50): the same events, in the same order and with the same cursors, as the ' +
       'WebSocket replays with `?since=`. Each is built from the messages as they are now: a message deleted or ' +
-      'hidden from you since is left out, and an event with nothing left is passed over. Resume with the answer\'s ' +
+      "hidden from you since is left out, and an event with nothing left is passed over. Resume with the answer's " +
       '`cursor`. Events are kept SKEIN_EVENT_RETENTION_DAYS days (default 7). Needs `messages.read`.',
     auth: 'required',
     query: NotificationsQuery,

@@ -88,7 +88,10 @@ export const NotificationOutput = z
 const Cursor = z
   .string()
   .max(32)
-  .openapi({ description: 'A cursor from a notification, a ready frame or a previous page.', example: 'c1.2s' });
+  .openapi({
+    description: 'A cursor from a notification, a ready frame or a previous page.',
+    example: 'c1.2s',
+  });
 
 export const NotificationsQuery = z.object({
   since: Cursor.optional(),

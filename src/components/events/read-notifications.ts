@@ -6,7 +6,7 @@ import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
 import { decodeCursor, encodeCursor } from '../event-log/event-log.js';
 import { listEventsForUser, readHead } from '../event-log/event-log-repository.js';
-import { deliverEvent } from './event-payloads.js';
+import { ChangeFilter, deliverEvent } from './event-payloads.js';
 import type { DeliveredEvent } from './notification-event.js';
 
 export async function readNotifications(
@@ -21,7 +21,12 @@ export async function readNotifications(
   const upto = await readHead(ctx.db);
   const page = await listEventsForUser(ctx.db, caller.uid, after, upto, query.limit + 1);
   const shown = page.slice(0, query.limit);
-  const delivered = await Promise.all(shown.map((event) => deliverEvent(ctx, caller.uid, event)));
+  const changes = new ChangeFilter();
+  const delivered = await Promise.all(
+    shown
+      .filter((event) => changes.firstOfChange(event))
+      .map((event) => deliverEvent(ctx, caller.uid, event)),
+  );
   const last = page.length > query.limit ? shown[shown.length - 1]!.seq : Math.max(after, upto);
   return {
     notifications: delivered.filter((d): d is DeliveredEvent => d !== null),

@@ -109,10 +109,10 @@ export function refusalFor(raised: unknown): SocketRefusal {
           : error.status === 429
             ? CLOSE_CODES.tooManySockets
             : error.status === 503
-            ? CLOSE_CODES.tryAgainLater
-            : error.status < 500
-              ? CLOSE_CODES.badRequest
-              : CLOSE_CODES.internalError;
+              ? CLOSE_CODES.tryAgainLater
+              : error.status < 500
+                ? CLOSE_CODES.badRequest
+                : CLOSE_CODES.internalError;
     return new SocketRefusal(closeCode, error.code, error.message);
   }
   return new SocketRefusal(

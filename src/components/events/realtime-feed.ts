@@ -17,7 +17,7 @@ import { AppError } from '../../platform/errors.js';
 import { encodeCursor, type LoggedEvent } from '../event-log/event-log.js';
 import { listEventsForUser } from '../event-log/event-log-repository.js';
 import type { EventListener } from '../event-log/event-router.js';
-import { deliverEvent } from './event-payloads.js';
+import { ChangeFilter, deliverEvent } from './event-payloads.js';
 import { listMemberships } from './events-repository.js';
 import type { DeliveredEvent } from './notification-event.js';
 
@@ -98,6 +98,7 @@ class LogFeed implements NotificationFeed, EventListener {
   private channels: Set<string> | null = null;
   private closed = false;
   private wake: (() => void) | null = null;
+  private readonly changes = new ChangeFilter();
 
   constructor(
     private readonly ctx: AppContext,
@@ -157,6 +158,7 @@ class LogFeed implements NotificationFeed, EventListener {
       const event = await this.nextLogged();
       if (event === null) continue;
       this.position = event.seq;
+      if (!this.changes.firstOfChange(event)) continue;
       const delivered = await deliverEvent(this.ctx, this.uid, event);
       if (this.closed) return null;
       if (delivered) return delivered;
@@ -168,7 +170,13 @@ class LogFeed implements NotificationFeed, EventListener {
     const fetched = this.fetched.shift();
     if (fetched) return fetched.seq > this.position ? fetched : null;
     if (this.position < this.replayUpto) {
-      const page = await listEventsForUser(this.ctx.db, this.uid, this.position, this.replayUpto, REPLAY_PAGE);
+      const page = await listEventsForUser(
+        this.ctx.db,
+        this.uid,
+        this.position,
+        this.replayUpto,
+        REPLAY_PAGE,
+      );
       if (page.length === 0) this.position = this.replayUpto;
       this.fetched = page;
       return null;
