@@ -22,7 +22,12 @@ interface Notification {
   event: {
     type: string;
     recipient_uid: string;
-    content: { messages: EventMessage[]; context: EventMessage[]; changes?: string[]; message_ids?: string[] };
+    content: {
+      messages: EventMessage[];
+      context: EventMessage[];
+      changes?: string[];
+      message_ids?: string[];
+    };
   };
 }
 
@@ -447,7 +452,10 @@ describe('message.updated and message.deleted', () => {
 
   it('when a BCC recipient is added, then only the author hears of the change, not the CC recipients', async () => {
     const [author, cc, adder, hidden] = await writers(4);
-    const message = await postMessage(api, author!.token, { content: 'quiet', recipients: [cc!.tag, adder!.tag] });
+    const message = await postMessage(api, author!.token, {
+      content: 'quiet',
+      recipients: [cc!.tag, adder!.tag],
+    });
     const res = await api.request('POST', '/v1/recipients/add', {
       token: adder!.token,
       body: { message_id: message.id, recipients: [{ uid: hidden!.uid, public: false }] },
@@ -462,7 +470,10 @@ describe('message.updated and message.deleted', () => {
 
   it('when a message is deleted, then those who could see it get message.deleted and its earlier events show nothing', async () => {
     const [author, reader, stranger] = await writers(3);
-    const message = await postMessage(api, author!.token, { content: 'soon gone', recipients: [reader!.tag] });
+    const message = await postMessage(api, author!.token, {
+      content: 'soon gone',
+      recipients: [reader!.tag],
+    });
     expect(await inbox(reader!)).toHaveLength(1);
     const res = await api.request('DELETE', `/v1/messages/${message.id}`, { token: author!.token });
     expect(res.status).toBe(200);
@@ -475,7 +486,10 @@ describe('message.updated and message.deleted', () => {
 
   it('when a recipient is removed, then their earlier events about the message are no longer handed out', async () => {
     const [author, reader] = await writers(2);
-    const message = await postMessage(api, author!.token, { content: 'take it back', recipients: [reader!.tag] });
+    const message = await postMessage(api, author!.token, {
+      content: 'take it back',
+      recipients: [reader!.tag],
+    });
     const res = await api.request('DELETE', '/v1/recipients/remove', {
       token: author!.token,
       body: { message_id: message.id, recipient_uid: reader!.uid },
