@@ -1,10 +1,20 @@
-// What a post refers to, checked before anything is written: parents the author can see, users
-// named as recipients, the author's channel memberships, and files the author uploaded.
+// What a post refers to, checked before anything is written: parents the author can see (with
+// their audience, for replies to it: author, CC recipients, and the channels holding it that the
+// author belongs to), users named as recipients or mentioned, the author's channel memberships,
+// and files the author uploaded.
 CALL () {
   UNWIND $parent_ids AS wanted
   MATCH (m:Message {id: wanted})
   WHERE {{can_see(m)}}
-  RETURN collect({id: m.id, root_id: m.root_id}) AS parents
+  RETURN collect({
+    id: m.id, root_id: m.root_id, author_uid: m.author_uid,
+    cc_uids: COLLECT { MATCH (m)-[r:RECEIVED_BY]->(u:User) WHERE r.public RETURN u.uid },
+    channel_ids: COLLECT {
+      MATCH (c:Channel)-[:INCLUDES]->(m)
+      WHERE EXISTS { (c)-[:HAS_MEMBER]->(:User {uid: $viewer_uid}) }
+      RETURN c.id
+    }
+  }) AS parents
 }
 CALL () {
   UNWIND $tags AS tag

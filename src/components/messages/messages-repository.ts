@@ -28,8 +28,18 @@ export async function hydrateMessages(
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
+export interface ParentRef {
+  id: string;
+  root_id: string;
+  author_uid: string;
+  /** Its CC recipients: a reply with audience "parent" goes to them too. */
+  cc_uids: string[];
+  /** Its channels that the poster belongs to. */
+  channel_ids: string[];
+}
+
 export interface PostRefs {
-  parents: Map<string, { id: string; root_id: string }>;
+  parents: Map<string, ParentRef>;
   /** 'tag:<folded tag>' or 'uid:<uid>' → uid */
   users: Map<string, string>;
   channels: Map<string, { member: boolean }>;
@@ -43,7 +53,7 @@ export async function resolvePostRefs(
 ): Promise<PostRefs> {
   const [row] = await db.read('messages/resolve-post-refs', { viewer_uid: viewerUid, ...wanted });
   const r = row as {
-    parents: { id: string; root_id: string }[];
+    parents: ParentRef[];
     users: { key: string; uid: string }[];
     channels: { id: string; member: boolean }[];
     files: string[];
@@ -142,4 +152,14 @@ export async function saveIdempotentAnswer(tx: Tx, key: string, response: string
     now: new Date().toISOString(),
     since: new Date(Date.now() - DAY_MS).toISOString(),
   });
+}
+
+/** The (message, user) pairs of mentions where the user can see the message. */
+export async function findMentioned(
+  tx: Tx,
+  pairs: { message_id: string; uid: string }[],
+): Promise<{ message_id: string; uid: string }[]> {
+  if (pairs.length === 0) return [];
+  const rows = await tx.run('messages/find-mentioned', { pairs });
+  return rows.map((row) => ({ message_id: row.message_id as string, uid: row.uid as string }));
 }

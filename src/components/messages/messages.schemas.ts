@@ -58,9 +58,22 @@ export const MessageInput = z
     files: z.array(FileRef).max(20).default([]),
     subject: z.string().trim().min(1).max(SUBJECT_MAX).nullable().optional(),
     channel_ids: z.array(MessageId).max(20).default([]),
+    audience: z
+      .enum(['parent'])
+      .nullish()
+      .openapi({
+        description:
+          '"parent": a reply also goes to the parent\'s author and CC recipients (never its BCC ones) and into the ' +
+          "parent's channels that you belong to, as a reply in a chat does. Without it a reply reaches exactly the " +
+          "recipients and channels it names (the spec's per-message visibility). Ignored without a parent.",
+      }),
   })
   .strict()
-  .openapi('MessageInput');
+  .openapi('MessageInput', {
+    description:
+      'A new message. An `@user_tag` in `content` pings that user when the message is posted, if they can ' +
+      'already see it (a mention never grants visibility, and the answer does not say who was told).',
+  });
 export type MessageInput = z.infer<typeof MessageInput>;
 
 /** External attribution of an imported (quoted) message; shown on output as `import_info`. */

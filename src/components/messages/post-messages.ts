@@ -3,7 +3,10 @@
 // the previous successful one. Everything is checked first in one read, then all successful items
 // are written in one transaction of UNWIND queries, together with the idempotency record and the
 // events: `sent` to each recipient (unless notify is false), one per user batching the messages of
-// this post, and one `channels` event per channel posted into, heard by its members.
+// this post, and one `channels` event per channel posted into, heard by its members. A reply with
+// `"audience": "parent"` also goes to its parent's author and CC recipients and into its parent's
+// channels that the poster belongs to; an `@tag` in the content pings that user if they can see the
+// message (contract "Messages").
 import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import { newShortId } from '../../platform/auth/secrets.js';
@@ -13,12 +16,14 @@ import { announceEvents, channelEvents, recordEvents, userEvents } from '../even
 import {
   ParentVanished,
   createMessages,
+  findMentioned,
   findIdempotentAnswer,
   hydrateMessages,
   resolvePostRefs,
   saveIdempotentAnswer,
   type NewMessage,
   type NewMessageEdges,
+  type ParentRef,
   type PostRefs,
 } from './messages-repository.js';
 import {
@@ -27,6 +32,7 @@ import {
   type ItemError,
   type MessageCreateResult,
 } from './messages.schemas.js';
+import { mentionedTags } from './mentions.js';
 import { parseRecipient } from './recipients.js';
 
 /** The three body forms, as a list of raw items. */
@@ -92,9 +98,10 @@ async function attemptPost(
   });
   const inputs = checked.flatMap((item) => ('input' in item ? [item.input] : []));
   const recipientRefs = inputs.flatMap((input) => input.recipients.map(parseRecipient));
+  const mentions = inputs.map((input) => mentionedTags(input.content));
   const refs = await resolvePostRefs(ctx.db, caller.uid, {
     parent_ids: unique(inputs.flatMap((input) => (input.parent_id ? [input.parent_id] : []))),
-    tags: unique(recipientRefs.filter((r) => r.kind === 'tag').map((r) => r.value)),
+    tags: unique([...recipientRefs.filter((r) => r.kind === 'tag').map((r) => r.value), ...mentions.flat()]),
     uids: unique(recipientRefs.filter((r) => r.kind === 'uid').map((r) => r.value)),
     channel_ids: unique(inputs.flatMap((input) => input.channel_ids)),
     file_ids: unique(inputs.flatMap((input) => input.files.map((file) => file.file_id))),
@@ -104,14 +111,15 @@ async function attemptPost(
   const items: NewMessage[] = [];
   const edges: NewMessageEdges = { replies: [], receivers: [], inclusions: [], attachments: [] };
   const toNotify: { uid: string; message_id: string }[] = [];
+  const mentioned: { uid: string; message_id: string }[] = [];
   const outcome: ({ index: number; id: string } | { index: number; error: ItemError })[] = [];
-  let previous: { id: string; root_id: string } | null = null;
+  let previous: ParentRef | null = null;
   for (const item of checked) {
     if ('error' in item) {
       outcome.push(item);
       continue;
     }
-    const planned = planItem(item.input, refs, previous);
+    const planned = planItem(item.input, refs, previous, caller.uid);
     if ('error' in planned) {
       outcome.push({ index: item.index, error: planned.error });
       continue;
@@ -135,13 +143,24 @@ async function attemptPost(
       edges.receivers.push({ message_id: id, uid: r.uid, public: r.public });
       if (r.notify) toNotify.push({ uid: r.uid, message_id: id });
     }
-    for (const channelId of unique(item.input.channel_ids))
+    for (const channelId of planned.channel_ids)
       edges.inclusions.push({ message_id: id, channel_id: channelId });
     item.input.files.forEach((file, position) =>
       edges.attachments.push({ message_id: id, file_id: file.file_id, position }),
     );
+    for (const tag of mentionedTags(item.input.content)) {
+      const uid = refs.users.get(`tag:${tag}`);
+      if (uid && uid !== caller.uid) mentioned.push({ uid, message_id: id });
+    }
     outcome.push({ index: item.index, id });
-    previous = { id, root_id: parent?.root_id ?? id };
+    // The next item replies to this one; its audience, for "audience": "parent", is this one's.
+    previous = {
+      id,
+      root_id: parent?.root_id ?? id,
+      author_uid: caller.uid,
+      cc_uids: planned.receivers.filter((r) => r.public).map((r) => r.uid),
+      channel_ids: planned.channel_ids,
+    };
   }
 
   return ctx.db.inWrite(async (tx) => {
@@ -159,25 +178,34 @@ async function attemptPost(
         : { index: entry.index, ok: false as const, error: entry.error },
     );
     if (key) await saveIdempotentAnswer(tx, key, JSON.stringify(results));
+    // A mention pings only who can see the message and is not told about it by this post already.
+    const told = new Set(toNotify.map((t) => `${t.uid}/${t.message_id}`));
+    const pinged = await findMentioned(
+      tx,
+      mentioned.filter((m) => !told.has(`${m.uid}/${m.message_id}`)),
+    );
     await recordEvents(tx, caller.uid, [
       ...userEvents('sent', toNotify, caller.uid),
       // A recipient who asked not to be notified is still not told through the channel.
       ...channelEvents('channels', edges.inclusions, caller.uid, edges.receivers),
+      ...userEvents('ping', pinged, caller.uid),
     ]);
     return results;
   });
 }
 
 interface PlannedItem {
-  parent: { id: string; root_id: string } | null;
+  parent: ParentRef | null;
   receivers: { uid: string; public: boolean; notify: boolean }[];
+  channel_ids: string[];
 }
 
 /** Checks one item against what exists; the first problem fails the item. */
 function planItem(
   input: MessageInput,
   refs: PostRefs,
-  previous: { id: string; root_id: string } | null,
+  previous: ParentRef | null,
+  callerUid: string,
 ): PlannedItem | { error: ItemError } {
   let parent = previous;
   if (!parent && input.parent_id) {
@@ -205,7 +233,17 @@ function planItem(
       return { error: { status: 404, code: 'file_not_found', detail: `No file ${file.file_id} of yours.` } };
     }
   }
-  return { parent, receivers: [...receivers.values()] };
+  const channelIds = unique(input.channel_ids);
+  if (parent && input.audience === 'parent') {
+    // The parent's author and CC recipients (never its BCC ones: the poster may not even see them),
+    // as CC recipients told like any other; the parent's channels that the poster belongs to.
+    for (const uid of [parent.author_uid, ...parent.cc_uids]) {
+      if (uid !== callerUid && !receivers.has(uid)) receivers.set(uid, { uid, public: true, notify: true });
+    }
+    for (const channelId of parent.channel_ids)
+      if (!channelIds.includes(channelId)) channelIds.push(channelId);
+  }
+  return { parent, receivers: [...receivers.values()], channel_ids: channelIds };
 }
 
 function describeIssues(issues: { path: PropertyKey[]; message: string }[]): string {
