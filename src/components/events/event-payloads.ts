@@ -3,13 +3,15 @@
 // was deleted, or that the recipient can no longer see, is left out; an event left with nothing to
 // show is not handed out at all (null).
 //
-// Requests made in the same turn of the event loop are built in one query: when a channel event
-// reaches a thousand open sockets on this instance, their thousand payloads are one round trip.
+// Requests made in the same turn of the event loop are built together: when a channel event reaches
+// a thousand open sockets on this instance, its messages and context are judged once for the
+// channel (everything public or in the channel is visible to every member), and only what is not
+// is judged per member; all in one round trip.
 import DataLoader from 'dataloader';
 import type { AppContext } from '../../platform/context.js';
 import { encodeCursor, type LoggedEvent } from '../event-log/event-log.js';
-import { buildPayloads } from './events-repository.js';
-import type { ClientEvent, DeliveredEvent } from './notification-event.js';
+import { buildChannelView, buildPayloads, type ChannelView } from './events-repository.js';
+import type { ClientEvent, DeliveredEvent, EventMessage } from './notification-event.js';
 
 interface PayloadKey {
   uid: string;
@@ -76,26 +78,105 @@ export class ChangeFilter {
   }
 }
 
+/** A channel event asked for by at least this many members at once is judged for the channel. */
+const CHANNEL_VIEW_MIN = 2;
+
 async function buildBatch(ctx: AppContext, keys: readonly PayloadKey[]): Promise<(ClientEvent | null)[]> {
+  const results: (ClientEvent | null | undefined)[] = keys.map(() => undefined);
+  const byChannelEvent = new Map<string, number[]>();
+  keys.forEach(({ event }, index) => {
+    if (event.channel_id === null) return;
+    byChannelEvent.set(event.id, [...(byChannelEvent.get(event.id) ?? []), index]);
+  });
+  await Promise.all(
+    [...byChannelEvent.values()]
+      .filter((indexes) => indexes.length >= CHANNEL_VIEW_MIN)
+      .map(async (indexes) => {
+        const event = keys[indexes[0]!]!.event;
+        const view = await buildChannelView(
+          ctx.db,
+          event.channel_id!,
+          event.message_ids,
+          indexes.map((i) => keys[i]!.uid),
+        );
+        const members = new Set(view.members);
+        for (const i of indexes) {
+          const uid = keys[i]!.uid;
+          // Not a member any more, or a view the shared judgement cannot give: judged on its own.
+          if (members.has(uid)) results[i] = fromChannelView(view, uid, event);
+        }
+      }),
+  );
+  const rest = keys.flatMap((key, index) => (results[index] === undefined ? [{ key, index }] : []));
   const built = await buildPayloads(
     ctx.db,
-    keys.map(({ uid, event }, key) => ({
-      key,
+    rest.map(({ key: { uid, event }, index }) => ({
+      key: index,
       uid,
       message_ids: event.message_ids,
-      // A ping may be about one's own message; an update to it is news too.
-      include_own: event.type === 'ping' || event.type === 'message.updated',
+      include_own: includesOwn(event),
       with_context: event.type !== 'message.updated',
     })),
   );
-  const byKey = new Map(built.map((payload) => [payload.key, payload]));
-  return keys.map(({ uid, event }, key): ClientEvent | null => {
-    const payload = byKey.get(key);
-    if (!payload || payload.messages.length === 0) return null;
-    const content = { messages: payload.messages, context: payload.context };
-    if (event.type === 'message.updated')
-      return { type: 'message.updated', recipient_uid: uid, content: { ...content, changes: event.changes } };
-    if (event.type === 'message.deleted' || event.type === 'membership') return null;
-    return { type: event.type, recipient_uid: uid, content };
-  });
+  for (const payload of built) {
+    const { uid, event } = keys[payload.key]!;
+    results[payload.key] =
+      payload.messages.length === 0 ? null : toClientEvent(uid, event, payload.messages, payload.context);
+  }
+  return results.map((result) => result ?? null);
+}
+
+/** A ping may be about one's own message; an update to it is news too. */
+function includesOwn(event: LoggedEvent): boolean {
+  return event.type === 'ping' || event.type === 'message.updated';
+}
+
+function toClientEvent(
+  uid: string,
+  event: LoggedEvent,
+  messages: EventMessage[],
+  context: EventMessage[],
+): ClientEvent | null {
+  if (event.type === 'message.updated')
+    return {
+      type: 'message.updated',
+      recipient_uid: uid,
+      content: { messages, context, changes: event.changes },
+    };
+  if (event.type === 'message.deleted' || event.type === 'membership') return null;
+  return { type: event.type, recipient_uid: uid, content: { messages, context } };
+}
+
+/**
+ * The event as one member sees it, from the channel's view; null when it shows them nothing, and
+ * undefined when their first visible message is not the event's first (their context would be
+ * another message's ancestors: rare, judged on its own).
+ */
+function fromChannelView(view: ChannelView, uid: string, event: LoggedEvent): ClientEvent | null | undefined {
+  const sees = (id: string | null): boolean => {
+    const node = id === null ? undefined : view.nodes.get(id);
+    return node !== undefined && (node.shared || node.viewers.has(uid));
+  };
+  const shown = (id: string): EventMessage => {
+    const node = view.nodes.get(id)!;
+    return {
+      id: node.id,
+      content: node.content,
+      parent_id: sees(node.parent_id) ? node.parent_id : null,
+      author: node.author,
+    };
+  };
+  const messages = event.message_ids
+    .filter((id) => sees(id) && (includesOwn(event) || view.nodes.get(id)!.author.uid !== uid))
+    .map(shown);
+  if (messages.length === 0) return null;
+  if (messages[0]!.id !== event.message_ids[0]) return undefined;
+  const context =
+    event.type === 'message.updated'
+      ? []
+      : [...view.ancestors]
+          .filter(([id, distance]) => distance <= 10 && sees(id) && !event.message_ids.includes(id))
+          .sort((a, b) => b[1] - a[1])
+          .map(([id]) => shown(id));
+  return toClientEvent(uid, event, messages, context);
 }

@@ -52,3 +52,59 @@ export async function listMemberships(db: Database, uid: string): Promise<string
   const rows = await db.read('events/list-memberships', { uid });
   return rows.map((row) => row.channel_id as string);
 }
+
+export interface ChannelViewNode {
+  id: string;
+  content: string;
+  parent_id: string | null;
+  author: { uid: string; user_tag: string };
+  /** Every member of the channel can see it. */
+  shared: boolean;
+  /** When not shared: the given members who can see it. */
+  viewers: ReadonlySet<string>;
+}
+
+export interface ChannelView {
+  /** The given uids that are members of the channel now. */
+  members: string[];
+  nodes: Map<string, ChannelViewNode>;
+  /** Ancestors of the first message: id → distance (1 = its parent). */
+  ancestors: Map<string, number>;
+}
+
+/** The event's messages, parents and first message's ancestors, judged once for the channel. */
+export async function buildChannelView(
+  db: Database,
+  channelId: string,
+  messageIds: string[],
+  uids: string[],
+): Promise<ChannelView> {
+  const rows = await db.read('events/build-channel-view', {
+    channel_id: channelId,
+    message_ids: messageIds,
+    uids,
+  });
+  const first = rows[0];
+  return {
+    members: (first?.members as string[] | undefined) ?? [],
+    nodes: new Map(
+      rows.map((row) => [
+        row.id as string,
+        {
+          id: row.id as string,
+          content: row.content as string,
+          parent_id: (row.parent_id as string | null) ?? null,
+          author: row.author as { uid: string; user_tag: string },
+          shared: row.shared === true,
+          viewers: new Set(row.viewers as string[]),
+        },
+      ]),
+    ),
+    ancestors: new Map(
+      ((first?.distances as { id: string; distance: number }[] | undefined) ?? []).map((a) => [
+        a.id,
+        a.distance,
+      ]),
+    ),
+  };
+}

@@ -1,0 +1,108 @@
+// A channel event reaching many open sockets at once is judged once for the channel
+// (events/event-payloads.ts, cypher/events/build-channel-view.cypher); what differs per member must
+// still differ: context a member may not see, a parent hidden from them, a member who left.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { addMember, channelWith, registerCreator } from '../channels/channel-helpers.js';
+import { postMessage, registerWriter, type TestUser } from '../support/factories.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import { closeAllSockets, openSocket, type Frame, type TestSocket } from '../support/ws-client.js';
+
+let api: TestServer;
+
+beforeAll(async () => {
+  api = await startTestServer();
+});
+
+afterAll(async () => {
+  closeAllSockets();
+  await api.close();
+});
+
+async function connect(user: TestUser): Promise<TestSocket> {
+  const socket = await openSocket(api, { token: user.token });
+  expect(await socket.next()).toMatchObject({ type: 'ready', uid: user.uid, cursor: expect.any(String) });
+  return socket;
+}
+
+interface Shown {
+  id: string;
+  parent_id: string | null;
+}
+
+function contentOf(frame: Frame): { messages: Shown[]; context: Shown[] } {
+  const event = frame.event as { content: { messages: Shown[]; context: Shown[] } };
+  return event.content;
+}
+
+describe('a channel post heard by several open sockets', () => {
+  it('when only some members can see the parent, then only they get it as context and as parent_id', async () => {
+    const admin = await registerCreator(api);
+    const [insider, outsider] = await Promise.all([registerWriter(api), registerWriter(api)]);
+    const channel = await channelWith(api, admin, [insider, outsider]);
+    // A private parent outside the channel, shown to the insider only.
+    const parent = await postMessage(api, admin.token, {
+      content: 'private parent',
+      recipients: [insider.tag],
+    });
+    const sockets = await Promise.all([connect(insider), connect(outsider)]);
+    const reply = await postMessage(api, admin.token, {
+      content: 'into the channel',
+      parent_id: parent.id,
+      channel_ids: [channel.id],
+    });
+    const [insiderFrame, outsiderFrame] = await Promise.all(sockets.map((s) => s.next()));
+    for (const frame of [insiderFrame!, outsiderFrame!]) {
+      expect(frame).toMatchObject({ type: 'notification', event: { type: 'channels' } });
+    }
+    expect(contentOf(insiderFrame!)).toMatchObject({
+      messages: [{ id: reply.id, parent_id: parent.id }],
+      context: [{ id: parent.id }],
+    });
+    expect(contentOf(outsiderFrame!)).toMatchObject({
+      messages: [{ id: reply.id, parent_id: null }],
+      context: [],
+    });
+    expect((outsiderFrame!.event as { recipient_uid: string }).recipient_uid).toBe(outsider.uid);
+  });
+
+  it('when the thread lives in the channel, then every member gets the whole context, root first', async () => {
+    const admin = await registerCreator(api);
+    const members = await Promise.all([registerWriter(api), registerWriter(api), registerWriter(api)]);
+    const channel = await channelWith(api, admin, members);
+    const root = await postMessage(api, admin.token, { content: 'root', channel_ids: [channel.id] });
+    const middle = await postMessage(api, admin.token, {
+      content: 'middle',
+      parent_id: root.id,
+      channel_ids: [channel.id],
+    });
+    const sockets = await Promise.all(members.map(connect));
+    const leaf = await postMessage(api, admin.token, {
+      content: 'leaf',
+      parent_id: middle.id,
+      channel_ids: [channel.id],
+    });
+    for (const frame of await Promise.all(sockets.map((s) => s.next()))) {
+      expect(contentOf(frame)).toMatchObject({
+        messages: [{ id: leaf.id, parent_id: middle.id }],
+        context: [
+          { id: root.id, parent_id: null },
+          { id: middle.id, parent_id: root.id },
+        ],
+      });
+    }
+  });
+
+  it('when a member joins while connected, then their open socket hears the channel from then on', async () => {
+    const admin = await registerCreator(api);
+    const [early, late] = await Promise.all([registerWriter(api), registerWriter(api)]);
+    const channel = await channelWith(api, admin, [early]);
+    const lateSocket = await connect(late);
+    const earlySocket = await connect(early);
+    await addMember(api, admin.token, channel.id, { uid: late.uid });
+    const posted = await postMessage(api, admin.token, { content: 'welcome', channel_ids: [channel.id] });
+    for (const socket of [earlySocket, lateSocket]) {
+      const frame = await socket.next();
+      expect(contentOf(frame).messages.map((m) => m.id)).toEqual([posted.id]);
+    }
+  });
+});
