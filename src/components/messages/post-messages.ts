@@ -10,6 +10,7 @@
 import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import { newShortId } from '../../platform/auth/secrets.js';
+import type { Database, Tx } from '../../platform/neo4j/database.js';
 import type { AppContext } from '../../platform/context.js';
 import { constraintClash } from '../../platform/neo4j/unique-ids.js';
 import { announceEvents, channelEvents, recordEvents, userEvents } from '../event-log/record-events.js';
@@ -163,20 +164,25 @@ async function attemptPost(
     };
   }
 
-  return ctx.db.inWrite(async (tx) => {
-    if (items.length > 0) await createMessages(tx, caller.uid, items, edges);
+  const answer = async (source: Database | Tx): Promise<MessageCreateResult[]> => {
     const messages = await hydrateMessages(
-      tx,
+      source,
       { uid: caller.uid },
       items.map((m) => m.id),
       ctx.config.publicUrl,
     );
     const byId = new Map(messages.map((m) => [m.id, m]));
-    const results: MessageCreateResult[] = outcome.map((entry) =>
+    return outcome.map((entry) =>
       'id' in entry
         ? { index: entry.index, ok: true as const, message: byId.get(entry.id)! }
         : { index: entry.index, ok: false as const, error: entry.error },
     );
+  };
+  const stored = await ctx.db.inWrite(async (tx) => {
+    if (items.length > 0) await createMessages(tx, caller.uid, items, edges);
+    // With an idempotency key the answer is stored with the write, so it is built inside it;
+    // without, it is built after the commit, which keeps the write transaction (and its locks) short.
+    const results = key ? await answer(tx) : null;
     if (key) await saveIdempotentAnswer(tx, key, JSON.stringify(results));
     // A mention pings only who can see the message and is not told about it by this post already.
     const told = new Set(toNotify.map((t) => `${t.uid}/${t.message_id}`));
@@ -192,6 +198,7 @@ async function attemptPost(
     ]);
     return results;
   });
+  return stored ?? answer(ctx.db);
 }
 
 interface PlannedItem {
