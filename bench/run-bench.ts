@@ -548,7 +548,7 @@ async function fanOutWorkload(ctx: Context): Promise<void> {
       await postOnce(i);
     });
     const frameBytes = skein.frameBytes;
-    // The post's own database work (one message, one notification per member), one at a time.
+    // The post's own database work (one message, one channel event, its numbering), one at a time.
     const limitPost = await runPool(
       ctx.limits.post((_w, i) => ({
         author: ctx.lead,
@@ -594,16 +594,19 @@ async function fanOutWorkload(ctx: Context): Promise<void> {
       limit: bare.p99,
       limitOf: 'bare ws',
       http: null,
+      // 1,000 members within 100 ms; 10,000 (the large profile) within a second.
       target:
-        n >= 1000
-          ? underTarget(100, skein.p99, false, profile)
-          : { text: 'p99 < 100 ms (1,000 sockets)', pass: null },
+        n >= 10_000
+          ? underTarget(1000, skein.p99, false, profile)
+          : n >= 1000
+            ? underTarget(100, skein.p99, false, profile)
+            : { text: 'p99 < 100 ms (1,000 sockets)', pass: null },
       note:
         `${skein.rounds} posts, frame ${frameBytes} bytes${incomplete}; last frame after the POST answer: p50 ` +
         `${skein.afterAnswer.p50.toFixed(1)} ms, p99 ${skein.afterAnswer.p99.toFixed(1)} ms (negative: before it)`,
     });
     ctx.rows.push({
-      workload: `fan-out: the channel post answered (${n} notifications)`,
+      workload: `fan-out: the channel post answered (${n} members)`,
       metric: 'p50 ms',
       skein: percentile(answered, 50),
       limit: limitPost.p50,
@@ -612,7 +615,7 @@ async function fanOutWorkload(ctx: Context): Promise<void> {
       target: null,
     });
     ctx.rows.push({
-      workload: `fan-out: the channel post answered (${n} notifications)`,
+      workload: `fan-out: the channel post answered (${n} members)`,
       metric: 'p99 ms',
       skein: percentile(answered, 99),
       limit: limitPost.p99,
