@@ -46,6 +46,7 @@ import type { AppContext } from './platform/context.js';
 import { buildSchema, createGraphQLMiddleware } from './platform/graphql/graphql-server.js';
 import { errorHandler, notFoundHandler } from './platform/http/error-handler.js';
 import { mountHealthRoutes } from './platform/http/health.rest.js';
+import { mountMetricsEndpoint, requestMetrics } from './platform/http/metrics.rest.js';
 import { RouteTable, type Authenticator } from './platform/http/route-table.js';
 import { redactUrl } from './platform/logger.js';
 import { createOpenApiRegistry } from './platform/openapi.js';
@@ -71,6 +72,8 @@ export async function createApp(ctx: AppContext): Promise<App> {
       serializers: { req: (req: { url?: string }) => ({ ...req, url: redactUrl(req.url) }) },
     }),
   );
+  app.use(requestMetrics(ctx));
+  mountMetricsEndpoint(app, ctx);
   app.use((req, res, next) => {
     const correlationId = req.get('x-correlation-id');
     if (correlationId && /^[\w.:-]{1,128}$/.test(correlationId)) res.set('X-Correlation-Id', correlationId);

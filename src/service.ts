@@ -13,6 +13,7 @@ import type { Logger } from './platform/logger.js';
 import { Database, type Neo4jTarget } from './platform/neo4j/database.js';
 import { startEmbeddedNeo4j, type EmbeddedNeo4j } from './platform/neo4j/embedded-neo4j.js';
 import { applySchema } from './platform/neo4j/schema-setup.js';
+import { createMetrics } from './platform/metrics.js';
 import { createRateLimits } from './platform/rate-limits.js';
 
 export interface RunningService {
@@ -59,8 +60,10 @@ export async function runService(
   try {
     await db.verify();
     await applySchema(db, log);
-    const events = await startEventLog(config, db, log);
-    const ctx: AppContext = { config, db, log, limits: createRateLimits(config), events };
+    const metrics = createMetrics();
+    db.instrument(metrics);
+    const events = await startEventLog(config, db, log, metrics);
+    const ctx: AppContext = { config, db, log, limits: createRateLimits(config), events, metrics };
     await bootstrapAdmin(ctx);
     const app = await createApp(ctx);
     const server = createServer(app.express);

@@ -52,6 +52,7 @@ const EnvSchema = z.object({
   SKEIN_WS_MAX_BUFFERED_BYTES: positiveInt.default(1024 * 1024),
   SKEIN_WS_MAX_SOCKETS_PER_USER: positiveInt.default(20),
   SKEIN_EVENT_RETENTION_DAYS: positiveInt.default(7),
+  SKEIN_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -107,6 +108,8 @@ export interface Config {
     /** Days an event stays in the log: how far back a cursor can replay. */
     eventRetentionDays: number;
   };
+  /** Bearer token for GET /metrics; unset, the endpoint answers 404. */
+  metricsToken: string | undefined;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
 }
 
@@ -179,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxSocketsPerUser: e.SKEIN_WS_MAX_SOCKETS_PER_USER,
       eventRetentionDays: e.SKEIN_EVENT_RETENTION_DAYS,
     },
+    metricsToken: e.SKEIN_METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
   };
 }

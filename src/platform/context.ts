@@ -3,6 +3,7 @@ import type { EventLogServices } from '../components/event-log/event-log-service
 import type { Config } from './config.js';
 import type { Database } from './neo4j/database.js';
 import type { Logger } from './logger.js';
+import type { Metrics } from './metrics.js';
 import type { RateLimits } from './rate-limits.js';
 
 export interface AppContext {
@@ -12,4 +13,6 @@ export interface AppContext {
   limits: RateLimits;
   /** The event log: the sequencer writers flush after commit, the router feeds follow. */
   events: EventLogServices;
+  /** What GET /metrics reports; each module updates its own quantities. */
+  metrics: Metrics;
 }

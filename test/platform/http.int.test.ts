@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { LocalEventBus } from '../../src/components/event-log/event-bus.js';
 import type { EventLogServices } from '../../src/components/event-log/event-log-services.js';
+import { createMetrics } from '../../src/platform/metrics.js';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { createLogger } from '../../src/platform/logger.js';
@@ -215,6 +216,7 @@ describe('GET /healthz and /readyz', () => {
       limits: createRateLimits(config),
       // No database, so no router can start: only the bus is there, for the app to be built.
       events: { bus: new LocalEventBus() } as unknown as EventLogServices,
+      metrics: createMetrics({ defaults: false }),
     });
     const server = createServer(app.express).listen(0, '127.0.0.1');
     await once(server, 'listening');

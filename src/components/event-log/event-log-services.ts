@@ -3,6 +3,7 @@
 // instance's sockets, and the pruner that drops events past their retention.
 import type { Config } from '../../platform/config.js';
 import type { Logger } from '../../platform/logger.js';
+import type { Metrics } from '../../platform/metrics.js';
 import type { Database } from '../../platform/neo4j/database.js';
 import { createEventBus, type EventBus } from './event-bus.js';
 import { pruneEvents, pruneLegacyNotifications } from './event-log-repository.js';
@@ -21,9 +22,14 @@ export interface EventLogServices {
   stop(): Promise<void>;
 }
 
-export async function startEventLog(config: Config, db: Database, log: Logger): Promise<EventLogServices> {
+export async function startEventLog(
+  config: Config,
+  db: Database,
+  log: Logger,
+  metrics: Metrics,
+): Promise<EventLogServices> {
   const bus = await createEventBus(config, log);
-  const sequencer = new EventSequencer(db, bus, log);
+  const sequencer = new EventSequencer(db, bus, log, metrics);
   const router = await EventRouter.start(db, bus, log);
   // Events of a crash before their numbering: number them now rather than at the first sweep.
   await sequencer.flush();

@@ -11,6 +11,7 @@
 // nothing but time: the events stay pending, and the sweep (every sweepMs, also at start-up after a
 // crash) numbers them.
 import type { Logger } from '../../platform/logger.js';
+import type { Metrics } from '../../platform/metrics.js';
 import type { Database } from '../../platform/neo4j/database.js';
 import type { EventBus } from './event-bus.js';
 import { numberPendingEvents } from './event-log-repository.js';
@@ -33,6 +34,7 @@ export class EventSequencer {
     private readonly db: Database,
     private readonly bus: EventBus,
     private readonly log: Logger,
+    private readonly metrics: Metrics,
     options: SequencerOptions = {},
   ) {
     this.batch = options.batch ?? 1000;
@@ -77,6 +79,7 @@ export class EventSequencer {
       for (;;) {
         const round = await numberPendingEvents(this.db, this.batch);
         if (round.events.length === 0) return;
+        this.metrics.eventsNumbered.inc(round.events.length);
         await this.bus.publish(round);
         if (round.events.length < this.batch) return;
       }

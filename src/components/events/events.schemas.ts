@@ -85,13 +85,10 @@ export const NotificationOutput = z
       'event (here, on /v1/ws/v1 and in the GraphQL subscription); never parse or compare it.',
   });
 
-const Cursor = z
-  .string()
-  .max(32)
-  .openapi({
-    description: 'A cursor from a notification, a ready frame or a previous page.',
-    example: 'c1.2s',
-  });
+const Cursor = z.string().max(32).openapi({
+  description: 'A cursor from a notification, a ready frame or a previous page.',
+  example: 'c1.2s',
+});
 
 export const NotificationsQuery = z.object({
   since: Cursor.optional(),

@@ -70,7 +70,9 @@ export async function followNotifications(
     );
   }
   counts.set(caller.uid, open + 1);
+  ctx.metrics.openFeeds.inc();
   const feed = new LogFeed(ctx, caller.uid, options.onOverflow, () => {
+    ctx.metrics.openFeeds.dec();
     const now = (counts.get(caller.uid) ?? 1) - 1;
     if (now > 0) counts.set(caller.uid, now);
     else counts.delete(caller.uid);
@@ -161,7 +163,14 @@ class LogFeed implements NotificationFeed, EventListener {
       if (!this.changes.firstOfChange(event)) continue;
       const delivered = await deliverEvent(this.ctx, this.uid, event);
       if (this.closed) return null;
-      if (delivered) return delivered;
+      if (delivered) {
+        this.ctx.metrics.eventsDelivered.inc({ transport: 'socket' });
+        this.ctx.metrics.deliveryLag.observe(
+          { transport: 'socket' },
+          (Date.now() - Date.parse(event.created_at)) / 1000,
+        );
+        return delivered;
+      }
     }
   }
 

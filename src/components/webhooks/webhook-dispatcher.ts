@@ -16,7 +16,16 @@ import type { AppContext } from '../../platform/context.js';
 import { buildClientEvent } from '../events/event-payloads.js';
 import { decideOutcome } from './delivery-policy.js';
 import { WEBHOOK_TIMEOUT_MS, sendWebhook } from './send-webhook.js';
-import { claimDueDeliveries, planDeliveries, recordAttempt, type ClaimedDelivery } from './webhooks-repository.js';
+import {
+  claimDueDeliveries,
+  countPendingDeliveries,
+  planDeliveries,
+  recordAttempt,
+  type ClaimedDelivery,
+} from './webhooks-repository.js';
+
+/** How often the pending deliveries are counted for /metrics. */
+const QUEUE_DEPTH_EVERY_MS = 10_000;
 
 /** Events planned per round; a full round is followed by another at once. */
 const PLAN_BATCH = 500;
@@ -125,6 +134,14 @@ export function startWebhookDispatcher(
       : null;
     const now = new Date();
     const outcome = result ? decideOutcome(number, result, now, random) : DROPPED;
+    ctx.metrics.webhookAttempts.inc({ outcome: outcome.state });
+    if (outcome.state === 'delivered' && delivery.event) {
+      ctx.metrics.eventsDelivered.inc({ transport: 'webhook' });
+      ctx.metrics.deliveryLag.observe(
+        { transport: 'webhook' },
+        (now.getTime() - Date.parse(delivery.event.created_at)) / 1000,
+      );
+    }
     const kept = await recordAttempt(ctx.db, {
       webhook_id: delivery.webhook_id,
       uid: delivery.uid,
@@ -158,12 +175,20 @@ export function startWebhookDispatcher(
   const timer = setInterval(wake, pollMs);
   // Never the reason a process stays alive; stop() clears it anyway.
   timer.unref();
+  // The queue depth for /metrics, read now and then rather than at every claim.
+  const gauge = setInterval(() => {
+    countPendingDeliveries(ctx.db)
+      .then((pending) => ctx.metrics.webhookQueueDepth.set(pending))
+      .catch((error: unknown) => log.debug({ err: error }, 'Counting pending deliveries failed'));
+  }, QUEUE_DEPTH_EVERY_MS);
+  gauge.unref();
   wake();
 
   return {
     stop: async () => {
       stopped = true;
       clearInterval(timer);
+      clearInterval(gauge);
       unsubscribe();
       await claiming;
       await Promise.allSettled([...inFlight]);

@@ -156,3 +156,9 @@ export async function listDeliveries(
   });
   return { deliveries, has_more: rows.length > limit };
 }
+
+/** Deliveries pending (due now or waiting for a retry). */
+export async function countPendingDeliveries(db: Database): Promise<number> {
+  const [row] = await db.read('webhooks/count-pending');
+  return (row?.pending as number | undefined) ?? 0;
+}

@@ -2,6 +2,7 @@
 // parameters, and get plain objects back: Neo4j integers become numbers (the driver is set up
 // without lossless integers) and temporal values become ISO 8601 strings with milliseconds.
 import neo4j, { type Driver, type ManagedTransaction, type Record as Neo4jRecord } from 'neo4j-driver';
+import type { Metrics } from '../metrics.js';
 import { cypher } from './cypher.js';
 
 export type Row = Record<string, unknown>;
@@ -20,6 +21,8 @@ export interface Tx {
 }
 
 export class Database {
+  private metrics: Metrics | undefined;
+
   private constructor(
     readonly driver: Driver,
     private readonly database: string | undefined,
@@ -35,6 +38,11 @@ export class Database {
     return new Database(driver, target.database);
   }
 
+  /** Reports transaction times and open sessions to these metrics from now on. */
+  instrument(metrics: Metrics): void {
+    this.metrics = metrics;
+  }
+
   async verify(): Promise<void> {
     await this.driver.verifyConnectivity(this.database ? { database: this.database } : {});
   }
@@ -42,8 +50,14 @@ export class Database {
   /** Runs one named query in a read transaction. */
   async read(name: string, params: Params = {}): Promise<Row[]> {
     const session = this.session('READ');
+    const done = this.observe('read');
     try {
-      return await session.executeRead((tx) => runNamed(tx, name, params));
+      const rows = await session.executeRead((tx) => runNamed(tx, name, params));
+      done('ok');
+      return rows;
+    } catch (error) {
+      done('error');
+      throw error;
     } finally {
       await session.close();
     }
@@ -57,10 +71,16 @@ export class Database {
   /** Runs several statements in one write transaction (retried by the driver on transient errors). */
   async inWrite<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     const session = this.session('WRITE');
+    const done = this.observe('write');
     try {
-      return await session.executeWrite((mtx) =>
+      const result = await session.executeWrite((mtx) =>
         work({ run: (name, params = {}) => runNamed(mtx, name, params) }),
       );
+      done('ok');
+      return result;
+    } catch (error) {
+      done('error');
+      throw error;
     } finally {
       await session.close();
     }
@@ -76,6 +96,18 @@ export class Database {
 
   async close(): Promise<void> {
     await this.driver.close();
+  }
+
+  /** Starts timing a transaction; the answer ends it with its outcome. */
+  private observe(mode: 'read' | 'write'): (outcome: 'ok' | 'error') => void {
+    const metrics = this.metrics;
+    if (!metrics) return () => undefined;
+    metrics.neo4jSessionsInUse.inc({ mode });
+    const stop = metrics.neo4jTransactions.startTimer({ mode });
+    return (outcome) => {
+      stop({ outcome });
+      metrics.neo4jSessionsInUse.dec({ mode });
+    };
   }
 
   private session(mode: 'READ' | 'WRITE') {

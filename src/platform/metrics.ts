@@ -1,0 +1,101 @@
+// What an operator scrapes (Prometheus text format, prom-client): requests, Neo4j transactions,
+// open sockets, events numbered and delivered with their lag, webhook attempts and queue depth,
+// rate-limit refusals. One registry per app (tests run several apps in one process); the modules
+// that own each quantity update it through AppContext.metrics. GET /metrics serves it
+// (platform/http/metrics.rest.ts), only with SKEIN_METRICS_TOKEN.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export interface Metrics {
+  registry: Registry;
+  httpRequests: Counter<'method' | 'route' | 'status'>;
+  httpDuration: Histogram<'method' | 'route'>;
+  neo4jTransactions: Histogram<'mode' | 'outcome'>;
+  neo4jSessionsInUse: Gauge<'mode'>;
+  openFeeds: Gauge;
+  eventsNumbered: Counter;
+  eventsDelivered: Counter<'transport'>;
+  deliveryLag: Histogram<'transport'>;
+  webhookAttempts: Counter<'outcome'>;
+  rateLimitRefusals: Counter<'route'>;
+  /** Set by the webhook component: how many deliveries wait (read at each scrape). */
+  webhookQueueDepth: Gauge;
+}
+
+export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service: 'skein' });
+  // Process metrics (CPU, memory, event-loop lag) for the service process; off in tests.
+  if (options.defaults ?? true) collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  return {
+    registry,
+    httpRequests: new Counter({
+      name: 'skein_http_requests_total',
+      help: 'HTTP requests answered, by route template and status.',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    }),
+    httpDuration: new Histogram({
+      name: 'skein_http_request_duration_seconds',
+      help: 'Time from a request arriving to its answer being sent, by route template.',
+      labelNames: ['method', 'route'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    neo4jTransactions: new Histogram({
+      name: 'skein_neo4j_transaction_duration_seconds',
+      help: 'Neo4j transactions (retries included), by mode and outcome.',
+      labelNames: ['mode', 'outcome'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    neo4jSessionsInUse: new Gauge({
+      name: 'skein_neo4j_sessions_in_use',
+      help: 'Neo4j sessions open now (each holds a pooled connection while it runs).',
+      labelNames: ['mode'],
+      registers,
+    }),
+    openFeeds: new Gauge({
+      name: 'skein_realtime_open_feeds',
+      help: 'Open notification sockets and GraphQL subscriptions on this instance.',
+      registers,
+    }),
+    eventsNumbered: new Counter({
+      name: 'skein_events_numbered_total',
+      help: 'Events numbered into the log by this instance (one per change and stream).',
+      registers,
+    }),
+    eventsDelivered: new Counter({
+      name: 'skein_events_delivered_total',
+      help: 'Events handed to clients by this instance.',
+      labelNames: ['transport'],
+      registers,
+    }),
+    deliveryLag: new Histogram({
+      name: 'skein_event_delivery_lag_seconds',
+      help: 'Time from an event being recorded to it being handed to a client.',
+      labelNames: ['transport'],
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+      registers,
+    }),
+    webhookAttempts: new Counter({
+      name: 'skein_webhook_attempts_total',
+      help: 'Webhook attempts by outcome: delivered, pending (a retry follows), failed, disabled, dropped.',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    rateLimitRefusals: new Counter({
+      name: 'skein_rate_limit_refusals_total',
+      help: 'Requests refused with 429, by route template.',
+      labelNames: ['route'],
+      registers,
+    }),
+    webhookQueueDepth: new Gauge({
+      name: 'skein_webhook_queue_depth',
+      help: 'Webhook deliveries pending (due now or waiting for a retry), read from Neo4j at each scrape.',
+      registers,
+    }),
+  };
+}
