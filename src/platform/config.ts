@@ -14,6 +14,7 @@ const EnvSchema = z.object({
   PORT: port.default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
   SKEIN_DATA_DIR: z.string().min(1).default('./data'),
+  SKEIN_FILES_DIR: z.string().min(1).optional(),
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   NEO4J_URI: z
     .string()
@@ -60,6 +61,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** Uploaded files; a folder every instance mounts when several share one Neo4j. */
+  filesDir: string;
   publicUrl: string;
   /** Whether cookies get the Secure flag: only when the public address is https. */
   secureCookies: boolean;
@@ -140,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.SKEIN_DATA_DIR),
+    filesDir: path.resolve(e.SKEIN_FILES_DIR ?? path.join(e.SKEIN_DATA_DIR, 'files')),
     publicUrl,
     secureCookies: publicUrl.startsWith('https://'),
     neo4j: {

@@ -1,8 +1,10 @@
-// The content-addressed file store under $SKEIN_DATA_DIR/files: a blob lives at
-// files/<first 2 hex of its SHA-256>/<remaining 62 hex>, so identical content is stored once and a
+// The content-addressed file store in SKEIN_FILES_DIR (default $SKEIN_DATA_DIR/files): a blob lives
+// at <root>/<first 2 hex of its SHA-256>/<remaining 62 hex>, so identical content is stored once and a
 // path on disk is derived only from a validated digest, never from anything a client named.
-// Uploads stream into files/tmp/ while being hashed, then are renamed into place (atomic on one
-// file system), so a reader never sees a half-written blob.
+// Uploads stream into <root>/tmp/ while being hashed, then are renamed into place (atomic on one
+// file system), so a reader never sees a half-written blob. Several instances share the store by
+// mounting one folder (NFS, EFS, a shared volume) at SKEIN_FILES_DIR: blobs are never changed once
+// written, and the rename makes a blob appear whole to every instance.
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename, stat, unlink } from 'node:fs/promises';
@@ -25,24 +27,21 @@ export interface StoredUpload {
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
-export function filesDir(dataDir: string): string {
-  return path.join(dataDir, 'files');
-}
 
-function tempDir(dataDir: string): string {
-  return path.join(filesDir(dataDir), 'tmp');
+function tempDir(root: string): string {
+  return path.join(root, 'tmp');
 }
 
 /** Where the blob with this digest lives; refuses anything but 64 lowercase hex characters. */
-export function blobPath(dataDir: string, sha256: string): string {
+export function blobPath(root: string, sha256: string): string {
   if (!SHA256_HEX.test(sha256)) throw new Error(`not a SHA-256 digest: ${JSON.stringify(sha256)}`);
-  return path.join(filesDir(dataDir), sha256.slice(0, 2), sha256.slice(2));
+  return path.join(root, sha256.slice(0, 2), sha256.slice(2));
 }
 
 /** Size of the stored blob, or null when it is missing. */
-export async function blobSize(dataDir: string, sha256: string): Promise<number | null> {
+export async function blobSize(root: string, sha256: string): Promise<number | null> {
   try {
-    return (await stat(blobPath(dataDir, sha256))).size;
+    return (await stat(blobPath(root, sha256))).size;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
@@ -53,9 +52,9 @@ export async function blobSize(dataDir: string, sha256: string): Promise<number 
  * Moves an upload into its content address. When that blob exists already (same content uploaded
  * before) the temporary copy is dropped instead: identical content is stored once.
  */
-export async function commitBlob(dataDir: string, upload: StoredUpload): Promise<void> {
-  const target = blobPath(dataDir, upload.sha256);
-  if ((await blobSize(dataDir, upload.sha256)) !== null) {
+export async function commitBlob(root: string, upload: StoredUpload): Promise<void> {
+  const target = blobPath(root, upload.sha256);
+  if ((await blobSize(root, upload.sha256)) !== null) {
     await discardUpload(upload);
     return;
   }
@@ -78,10 +77,10 @@ export async function discardUpload(upload: Pick<StoredUpload, 'tempPath'>): Pro
  * size. Multer calls _removeFile for files of a failed request (413, a second file...), so a
  * rejected upload leaves nothing behind.
  */
-export function hashingStorage(dataDir: string): StorageEngine {
+export function hashingStorage(root: string): StorageEngine {
   return {
     _handleFile(_req: Request, file, callback) {
-      const dir = tempDir(dataDir);
+      const dir = tempDir(root);
       const tempPath = path.join(dir, `${randomBytes(12).toString('hex')}.part`);
       const hash = createHash('sha256');
       let size = 0;

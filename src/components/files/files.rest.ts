@@ -18,7 +18,7 @@ import { uploadFile } from './upload-file.js';
 export function mountFileRoutes(routes: RouteTable, ctx: AppContext): void {
   const maxBytes = ctx.config.maxUploadBytes;
   const upload = multer({
-    storage: hashingStorage(ctx.config.dataDir),
+    storage: hashingStorage(ctx.config.filesDir),
     // Browsers send non-ASCII file names as raw UTF-8 (busboy would read them as latin1).
     defParamCharset: 'utf8',
     // One file part and a few small text parts at most: anything else is not this endpoint's form.

@@ -34,8 +34,8 @@ export async function openFile(ctx: AppContext, caller: Caller, fileId: string):
   const metadata = await readFileMetadata(ctx, caller, fileId);
   // blobPath refuses a digest that is not 64 hex characters, so no stored value can reach outside
   // the store. A blob missing on disk is data loss, not the caller's fault: a 500, logged.
-  const path = blobPath(ctx.config.dataDir, metadata.sha256);
-  if ((await blobSize(ctx.config.dataDir, metadata.sha256)) === null) {
+  const path = blobPath(ctx.config.filesDir, metadata.sha256);
+  if ((await blobSize(ctx.config.filesDir, metadata.sha256)) === null) {
     throw new Error(`blob ${metadata.sha256} of file ${fileId} is missing from the store`);
   }
   return { metadata, path };

@@ -21,7 +21,7 @@ export async function uploadFile(
   assertScope(caller, 'messages.write');
   // The blob goes in first: metadata never points at content that is not there. If the write
   // below fails, the blob stays unreferenced, which is harmless (a later identical upload reuses it).
-  await commitBlob(ctx.config.dataDir, upload);
+  await commitBlob(ctx.config.filesDir, upload);
   const file = await createFile(ctx.db, caller.uid, {
     filename: sanitizeFilename(upload.originalName),
     content_type: normalizeContentType(upload.mimeType),

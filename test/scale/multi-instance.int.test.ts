@@ -1,0 +1,201 @@
+// Several instances (issue "Several instances, a Neo4j cluster, and the metrics to run them"): two
+// Skein processes on one Neo4j and one Redis, each with its own data folder and one shared files
+// folder, the way a deployment runs them. A socket on A hears posts made on B; a replay from A
+// after posts on B is exact; a file uploaded on A downloads from B; and killing B with SIGKILL in
+// the middle of a load alternating between them loses no acknowledged message and no event.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { registerWriter, type TestUser } from '../support/factories.js';
+import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
+import { freePort } from '../support/test-neo4j.js';
+import {
+  TEST_ADMIN,
+  type ApiResponse,
+  type RequestOptions,
+  type TestServer,
+} from '../support/test-server.js';
+import { closeAllSockets, openSocket, type Frame, type TestSocket } from '../support/ws-client.js';
+import { download, upload } from '../files/file-helpers.js';
+
+// Two service starts on a loaded 2-core machine.
+jest.setTimeout(600_000);
+
+const root = mkdtempSync(path.join(os.tmpdir(), 'skein-multi-'));
+const filesDir = path.join(root, 'shared-files');
+let redis: RedisServer;
+const instances: Record<'a' | 'b', { process: ServiceProcess; api: TestServer } | undefined> = {
+  a: undefined,
+  b: undefined,
+};
+
+/** What the factories need of a server (url and request), for a service running as a process. */
+function processApi(url: string): TestServer {
+  const request = async <T>(method: string, pathname: string, options: RequestOptions = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(url + pathname, {
+      method,
+      headers,
+      body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
+    });
+    const text = await res.text();
+    return {
+      status: res.status,
+      body: (text ? JSON.parse(text) : null) as T,
+      headers: res.headers,
+      cookies: {},
+    } satisfies ApiResponse<T>;
+  };
+  return { url, request } as unknown as TestServer;
+}
+
+async function startInstance(name: 'a' | 'b'): Promise<TestServer> {
+  const port = await freePort();
+  const process = await startServiceProcess({
+    PORT: String(port),
+    NEO4J_URI: globalThis.process.env.SKEIN_TEST_NEO4J_URI!,
+    NEO4J_PASSWORD: globalThis.process.env.SKEIN_TEST_NEO4J_PASSWORD!,
+    REDIS_URL: redis.url,
+    SKEIN_DATA_DIR: path.join(root, name),
+    SKEIN_FILES_DIR: filesDir,
+    SKEIN_ADMIN_TAG: TEST_ADMIN.tag,
+    SKEIN_ADMIN_PASSWORD: TEST_ADMIN.password,
+    SKEIN_RATE_LIMIT_AUTH_PER_MIN: '100000',
+    LOG_LEVEL: 'silent',
+  });
+  const api = processApi(process.url);
+  instances[name] = { process, api };
+  return api;
+}
+
+let a: TestServer;
+let b: TestServer;
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  a = await startInstance('a');
+  b = await startInstance('b');
+});
+
+afterAll(async () => {
+  closeAllSockets();
+  for (const instance of Object.values(instances)) {
+    if (!instance) continue;
+    instance.process.kill('SIGTERM');
+    await instance.process.exited;
+  }
+  await redis?.stop();
+  rmSync(root, { recursive: true, force: true });
+});
+
+async function connect(
+  api: TestServer,
+  user: TestUser,
+  since?: string,
+): Promise<{ socket: TestSocket; cursor: string }> {
+  const socket = await openSocket(api, { token: user.token, query: since ? { since } : {} });
+  const ready = await socket.next();
+  expect(ready).toMatchObject({ type: 'ready', uid: user.uid });
+  return { socket, cursor: ready.cursor as string };
+}
+
+async function post(api: TestServer, author: TestUser, to: TestUser, content: string): Promise<string> {
+  const res = await api.request<{ ok: boolean; message: { id: string } }[]>('POST', '/v1/messages', {
+    token: author.token,
+    body: { content, recipients: [to.tag] },
+  });
+  expect(res.status).toBe(200);
+  return res.body[0]!.message.id;
+}
+
+function messageIdOf(frame: Frame): string {
+  return (frame.event as { content: { messages: { id: string }[] } }).content.messages[0]!.id;
+}
+
+describe('two instances on one Neo4j and one Redis', () => {
+  it('when a message is posted on B, then a socket on A hears it, and a replay from A after posts on B is exact', async () => {
+    const [author, reader] = await Promise.all([registerWriter(b), registerWriter(a)]);
+    const live = await connect(a, reader);
+    const first = await post(b, author, reader, 'from B, heard on A');
+    expect(messageIdOf(await live.socket.next())).toBe(first);
+    live.socket.ws.close();
+
+    const later = [];
+    for (const n of [1, 2, 3]) later.push(await post(b, author, reader, `missed ${n}`));
+    const replay = await connect(a, reader, live.cursor);
+    const heard = [];
+    for (let i = 0; i < 4; i++) heard.push(messageIdOf(await replay.socket.next()));
+    expect(heard).toEqual([first, ...later]);
+    await expect(replay.socket.next(1500)).rejects.toThrow();
+  });
+
+  it('when a file is uploaded on A, then it downloads from B (a shared SKEIN_FILES_DIR)', async () => {
+    const owner = await registerWriter(a);
+    const uploaded = await upload(a, owner.token, 'shared bytes', { filename: 'shared.txt' });
+    expect(uploaded.status).toBe(200);
+    const fetched = await download(b, owner.token, uploaded.body.file_id as string);
+    expect(fetched.status).toBe(200);
+    expect(fetched.bytes.toString()).toBe('shared bytes');
+  });
+
+  it('when B is killed with SIGKILL under a load alternating A and B, then no acknowledged message and no event is lost', async () => {
+    const [author, reader] = await Promise.all([registerWriter(a), registerWriter(a)]);
+    const { cursor } = await connect(a, reader);
+    const acknowledged: string[] = [];
+    let stop = false;
+    const loop = async (worker: number) => {
+      for (let i = 0; !stop; i++) {
+        const api = (worker + i) % 2 === 0 ? a : b;
+        try {
+          const res = await api.request<{ ok: boolean; message: { id: string } }[]>('POST', '/v1/messages', {
+            token: author.token,
+            body: { content: `load ${worker}.${i}`, recipients: [reader.tag] },
+          });
+          if (res.status === 200 && res.body[0]?.ok) acknowledged.push(res.body[0].message.id);
+        } catch {
+          // B died with this request in flight: unacknowledged, so it may or may not exist.
+        }
+      }
+    };
+    const load = Promise.all([0, 1, 2, 3].map(loop));
+    while (acknowledged.length < 20) await new Promise((resolve) => setTimeout(resolve, 50));
+    instances.b!.process.kill('SIGKILL');
+    await instances.b!.process.exited;
+    instances.b = undefined;
+    const atKill = acknowledged.length;
+    while (acknowledged.length < atKill + 10) await new Promise((resolve) => setTimeout(resolve, 50));
+    stop = true;
+    await load;
+
+    // Every acknowledged message exists, and the reader's events from the cursor taken before the
+    // load hand each of them out exactly once (events B committed but did not number are numbered
+    // by A's sweep).
+    const seen: string[] = [];
+    let since = cursor;
+    for (let page = 0; page < 50; page++) {
+      const res = await a.request<{
+        notifications: { event: { type: string; content: { messages: { id: string }[] } } }[];
+        cursor: string;
+        has_more: boolean;
+      }>('GET', `/v1/notifications?since=${encodeURIComponent(since)}&limit=100`, { token: reader.token });
+      expect(res.status).toBe(200);
+      for (const n of res.body.notifications)
+        if (n.event.type === 'sent') seen.push(n.event.content.messages[0]!.id);
+      since = res.body.cursor;
+      if (!res.body.has_more) {
+        if (acknowledged.every((id) => seen.includes(id))) break;
+        // The sweep numbers what B left pending within a second or two.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    }
+    for (const id of acknowledged) {
+      expect((await a.request('GET', `/v1/messages/${id}`, { token: reader.token })).status).toBe(200);
+    }
+    expect(acknowledged.filter((id) => !seen.includes(id))).toEqual([]);
+    expect(seen.length).toBe(new Set(seen).size);
+  });
+});
