@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/app.js';
 import { startEventLog } from '../../src/components/event-log/event-log-services.js';
+import { createMetrics } from '../../src/platform/metrics.js';
 import {
   startWebhookDispatcher,
   type WebhookDispatcher,
@@ -84,8 +85,10 @@ export async function startTestServer(
     password: config.neo4j.password!,
     database: undefined,
   });
-  const events = await startEventLog(config, db, log);
-  const ctx: AppContext = { config, db, log, limits: createRateLimits(config), events };
+  const metrics = createMetrics({ defaults: false });
+  db.instrument(metrics);
+  const events = await startEventLog(config, db, log, metrics);
+  const ctx: AppContext = { config, db, log, limits: createRateLimits(config), events, metrics };
   await bootstrapAdmin(ctx);
   const app = await createApp(ctx);
   const server: Server = createServer(app.express);
