@@ -63,7 +63,8 @@ export async function runService(
     const metrics = createMetrics();
     db.instrument(metrics);
     const events = await startEventLog(config, db, log, metrics);
-    const ctx: AppContext = { config, db, log, limits: createRateLimits(config), events, metrics };
+    const limits = createRateLimits(config);
+    const ctx: AppContext = { config, db, log, limits, events, metrics };
     await bootstrapAdmin(ctx);
     const app = await createApp(ctx);
     const server = createServer(app.express);
@@ -83,6 +84,7 @@ export async function runService(
         await app.close();
         await drained;
         await events.stop();
+        await limits.close();
         await db.close();
         await embedded?.stop();
       },

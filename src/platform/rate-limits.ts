@@ -1,6 +1,14 @@
 // Rate limits (rate-limiter-flexible). Per client address on the auth endpoints, and per account
-// for failed logins and wrong secrets, which always apply whatever the address.
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+// for failed logins and wrong secrets, which always apply whatever the address. With REDIS_URL the
+// counts live in Redis, so every instance counts against one budget; should Redis fail, each
+// instance goes on counting in its own memory until it is back (the library's insurance limiter).
+import { Redis } from 'ioredis';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import { AppError } from './errors.js';
 import type { Config } from './config.js';
 
@@ -11,14 +19,22 @@ export interface LimitState {
 }
 
 export class Limiter {
-  private readonly limiter: RateLimiterMemory;
+  private readonly limiter: RateLimiterAbstract;
 
   constructor(
     readonly name: string,
     readonly points: number,
     durationSeconds: number,
+    redis?: Redis,
   ) {
-    this.limiter = new RateLimiterMemory({ keyPrefix: name, points, duration: durationSeconds });
+    const options = { keyPrefix: `skein-rl:${name}`, points, duration: durationSeconds };
+    this.limiter = redis
+      ? new RateLimiterRedis({
+          ...options,
+          storeClient: redis,
+          insuranceLimiter: new RateLimiterMemory(options),
+        })
+      : new RateLimiterMemory(options);
   }
 
   /** Counts one hit for `key`; throws 429 with Retry-After once the budget is spent. */
@@ -80,15 +96,33 @@ export interface RateLimits {
   challengeRequestsByTarget: Limiter;
   /** Wrong verification or reset codes per account per 15 minutes. */
   codeFailuresByAccount: Limiter;
+  /** Closes the Redis connection, if any. */
+  close(): Promise<void>;
 }
 
 export function createRateLimits(config: Config): RateLimits {
+  // Its own connection: commands fail at once while Redis is away (no offline queue), and the
+  // insurance limiter counts meanwhile.
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, {
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 0,
+        commandTimeout: 1000,
+        connectionName: 'skein-rate-limits',
+      })
+    : undefined;
+  redis?.on('error', () => undefined);
+  const limiter = (name: string, points: number, seconds: number) =>
+    new Limiter(name, points, seconds, redis);
   return {
-    authByAddress: new Limiter('auth-ip', config.rateLimits.authPerMinute, 60),
-    loginFailuresByAccount: new Limiter('login-fail', config.rateLimits.loginFailuresPer15Min, 15 * 60),
-    keyFailuresById: new Limiter('key-fail', config.rateLimits.loginFailuresPer15Min, 15 * 60),
-    challengeRequestsByAccount: new Limiter('challenge-acct', config.verification.requestsPerHour, 3600),
-    challengeRequestsByTarget: new Limiter('challenge-target', config.verification.requestsPerHour, 3600),
-    codeFailuresByAccount: new Limiter('code-fail', config.verification.codeFailuresPer15Min, 15 * 60),
+    authByAddress: limiter('auth-ip', config.rateLimits.authPerMinute, 60),
+    loginFailuresByAccount: limiter('login-fail', config.rateLimits.loginFailuresPer15Min, 15 * 60),
+    keyFailuresById: limiter('key-fail', config.rateLimits.loginFailuresPer15Min, 15 * 60),
+    challengeRequestsByAccount: limiter('challenge-acct', config.verification.requestsPerHour, 3600),
+    challengeRequestsByTarget: limiter('challenge-target', config.verification.requestsPerHour, 3600),
+    codeFailuresByAccount: limiter('code-fail', config.verification.codeFailuresPer15Min, 15 * 60),
+    close: async () => {
+      if (redis) await redis.quit().catch(() => redis.disconnect());
+    },
   };
 }

@@ -88,7 +88,8 @@ export async function startTestServer(
   const metrics = createMetrics({ defaults: false });
   db.instrument(metrics);
   const events = await startEventLog(config, db, log, metrics);
-  const ctx: AppContext = { config, db, log, limits: createRateLimits(config), events, metrics };
+  const limits = createRateLimits(config);
+  const ctx: AppContext = { config, db, log, limits, events, metrics };
   await bootstrapAdmin(ctx);
   const app = await createApp(ctx);
   const server: Server = createServer(app.express);
@@ -141,6 +142,7 @@ export async function startTestServer(
       await app.close();
       await closed;
       await events.stop();
+      await limits.close();
       await db.close();
     },
   };
