@@ -5,9 +5,12 @@
 // (One endpoint contact per user is the rule; should there be several, the latest verified wins.)
 MATCH (planner:WebhookPlanner {id: 'planner'})
 OPTIONAL MATCH (log:EventLog {id: 'log'})
-WITH planner, planner.head AS after,
-     CASE WHEN coalesce(log.head, 0) < planner.head + $limit THEN coalesce(log.head, 0)
-          ELSE planner.head + $limit END AS upto
+// Up to the settled head (read-head.cypher): an event numbered below it is surely in the index.
+WITH planner, planner.head AS after, coalesce(log.settled, log.head, 0) AS settled
+WITH planner, after,
+     CASE WHEN settled <= after THEN after
+          WHEN settled < after + $limit THEN settled
+          ELSE after + $limit END AS upto
 CALL (after, upto) {
   MATCH (e:Event)
   WHERE e.seq > after AND e.seq <= upto AND e.type IN ['sent', 'ping', 'added', 'channels']

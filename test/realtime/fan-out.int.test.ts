@@ -1,13 +1,16 @@
-// REDIS_URL: two instances on one Neo4j and one real redis-server. A socket on instance A hears a
-// message posted on instance B, exactly once; a Redis outage fails no request, and the notifications
-// it kept from other instances are caught up from the outbox.
+// REDIS_URL: two instances on one Neo4j and one real redis-server. Each sequencer round goes out on
+// the Redis channel `skein:events` as one JSON object {from, to, events}; a socket on instance A hears
+// a message posted on instance B, exactly once, with the same cursor as a socket on B. A Redis
+// outage fails no request: B's own sockets still hear it, and A reads what it missed from the event
+// log (its router notices the gap), in order, each once.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
-import type { StoredNotification } from '../../src/components/events/notification-event.js';
+import type { LoggedEvent, SequencedRound } from '../../src/components/event-log/event-log.js';
+import { REDIS_CHANNEL } from '../../src/components/event-log/redis-event-bus.js';
 import { postMessage, registerWriter, type TestUser } from '../support/factories.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { closeAllSockets, openSocket, type TestSocket } from '../support/ws-client.js';
+import { closeAllSockets, openSocket, type Frame, type TestSocket } from '../support/ws-client.js';
 
 let redis: RedisServer;
 let instanceA: TestServer;
@@ -18,6 +21,7 @@ beforeAll(async () => {
   instanceB = await startTestServer({ REDIS_URL: redis.url });
 });
 afterAll(async () => {
+  for (const stop of listening) stop();
   closeAllSockets();
   await instanceA?.close();
   await instanceB?.close();
@@ -30,12 +34,51 @@ async function connect(api: TestServer, user: TestUser): Promise<TestSocket> {
   return socket;
 }
 
-/** Every notification one instance's bus hands to its listeners for `uid`. */
-function heardOn(api: TestServer, uid: string): StoredNotification[] {
-  const heard: StoredNotification[] = [];
-  api.ctx.events.subscribe(uid, (n) => heard.push(n));
+const listening: (() => void)[] = [];
+
+/** Every round one instance's bus hands to its listeners that carries an event with this id. */
+function roundsHeardOn(api: TestServer, eventId: string): SequencedRound[] {
+  const heard: SequencedRound[] = [];
+  listening.push(
+    api.ctx.events.bus.subscribe((round) => {
+      if (round.events.some((event) => event.id === eventId)) heard.push(round);
+    }),
+  );
   return heard;
 }
+
+/**
+ * A round that is news to nobody: its positions are long past, so the instances' routers pass over
+ * it (they have read the log beyond it), and only the bus itself is observed.
+ */
+function pastRound(eventId: string): SequencedRound {
+  const event: LoggedEvent = {
+    id: eventId,
+    change_id: eventId,
+    seq: 1,
+    type: 'sent',
+    uid: '00000000',
+    channel_id: null,
+    message_ids: [],
+    skip_uids: [],
+    actor_uid: '00000000',
+    created_at: new Date().toISOString(),
+    changes: [],
+    membership: null,
+  };
+  return { from: 0, to: 1, events: [event] };
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const firstId = (frame: Frame) =>
+  (frame.event as { content: { messages: { id: string }[] } }).content.messages[0]!.id;
 
 /** Waits until both instances' publisher and subscriber connections are back (and subscribed). */
 async function bothInstancesConnected(url: string): Promise<void> {
@@ -56,11 +99,9 @@ async function bothInstancesConnected(url: string): Promise<void> {
 }
 
 describe('fan-out through Redis', () => {
-  it('when a message is posted on instance B, then a socket on instance A receives it exactly once', async () => {
+  it('when a message is posted on instance B, then a socket on instance A receives it exactly once, the same frame as on B', async () => {
     const author = await registerWriter(instanceB);
     const reader = await registerWriter(instanceB);
-    const onA = heardOn(instanceA, reader.uid);
-    const onB = heardOn(instanceB, reader.uid);
     const socketA = await connect(instanceA, reader);
     const socketB = await connect(instanceB, reader);
 
@@ -68,25 +109,57 @@ describe('fan-out through Redis', () => {
     const frameA = await socketA.next();
     expect(frameA).toMatchObject({
       type: 'notification',
-      seq: 1,
+      cursor: expect.any(String),
       event: { content: { messages: [{ id: first.id }] } },
     });
     expect(await socketB.next()).toEqual(frameA);
 
     // A second post is the marker: the next frame on each socket is it, so nothing came twice.
     const second = await postMessage(instanceB, author.token, { content: 'again', recipients: [reader.tag] });
+    const frames = [await socketA.next(), await socketB.next()];
+    for (const frame of frames) expect(firstId(frame)).toBe(second.id);
+    expect(frames[1]).toEqual(frames[0]);
+    expect(frames[0]!.cursor).not.toBe(frameA.cursor);
     for (const socket of [socketA, socketB]) {
-      expect(await socket.next()).toMatchObject({
-        seq: 2,
-        event: { content: { messages: [{ id: second.id }] } },
-      });
+      socket.send({ type: 'ping' });
+      expect(await socket.next()).toEqual({ type: 'pong' });
     }
-    // Each bus delivered each notification once, the publishing instance's included.
-    expect(onA.map((n) => n.seq)).toEqual([1, 2]);
-    expect(onB.map((n) => n.seq)).toEqual([1, 2]);
   });
 
-  it('when Redis is down, then posting still succeeds, and A catches up from the outbox once it is back', async () => {
+  it('when a round is published on instance B, then it travels on skein:events as one JSON {from, to, events} and each instance’s bus hands it on once, B’s included', async () => {
+    const probe = new Redis(redis.url, { lazyConnect: true });
+    const onWire: string[] = [];
+    try {
+      await probe.connect();
+      probe.on('message', (channel: string, text: string) => {
+        if (channel === REDIS_CHANNEL) onWire.push(text);
+      });
+      await probe.subscribe(REDIS_CHANNEL);
+      const id = `probe-${Date.now()}`;
+      const marker = `${id}-marker`;
+      const onA = roundsHeardOn(instanceA, id);
+      const onB = roundsHeardOn(instanceB, id);
+      const markersOnA = roundsHeardOn(instanceA, marker);
+      const markersOnB = roundsHeardOn(instanceB, marker);
+
+      const round = pastRound(id);
+      await instanceB.ctx.events.bus.publish(round);
+      await instanceB.ctx.events.bus.publish(pastRound(marker));
+      await until(() => markersOnA.length > 0 && markersOnB.length > 0, 'the marker round on both instances');
+      expect(onA).toEqual([round]);
+      expect(onB).toEqual([round]);
+
+      const published = onWire.filter((text) => text.includes(id) && !text.includes(marker));
+      expect(published).toHaveLength(1);
+      const parsed = JSON.parse(published[0]!) as Record<string, unknown>;
+      expect(Object.keys(parsed).sort()).toEqual(['events', 'from', 'to']);
+      expect(parsed).toEqual(round);
+    } finally {
+      probe.disconnect();
+    }
+  });
+
+  it('when Redis is down, then posting still succeeds, B’s sockets hear it at once, and A reads it from the log, each once, in order', async () => {
     const author = await registerWriter(instanceB);
     const reader = await registerWriter(instanceB);
     const socketA = await connect(instanceA, reader);
@@ -97,11 +170,9 @@ describe('fan-out through Redis', () => {
       content: 'during outage',
       recipients: [reader.tag],
     });
-    // B's own listeners still hear it; A cannot until something shows it the gap.
-    expect(await socketB.next()).toMatchObject({
-      seq: 1,
-      event: { content: { messages: [{ id: during.id }] } },
-    });
+    // B's own listeners still hear it; A finds the gap in the log (its poll, or the next round).
+    const duringB = await socketB.next();
+    expect(firstId(duringB)).toBe(during.id);
 
     redis = await startRedisServer(redis.port);
     await bothInstancesConnected(redis.url);
@@ -109,17 +180,14 @@ describe('fan-out through Redis', () => {
       content: 'after outage',
       recipients: [reader.tag],
     });
-    expect(await socketA.next()).toMatchObject({
-      seq: 1,
-      event: { content: { messages: [{ id: during.id }] } },
-    });
-    expect(await socketA.next()).toMatchObject({
-      seq: 2,
-      event: { content: { messages: [{ id: after.id }] } },
-    });
-    expect(await socketB.next()).toMatchObject({
-      seq: 2,
-      event: { content: { messages: [{ id: after.id }] } },
-    });
+    const duringA = await socketA.next();
+    expect(duringA).toEqual(duringB);
+    const afterA = await socketA.next();
+    expect(firstId(afterA)).toBe(after.id);
+    expect(await socketB.next()).toEqual(afterA);
+    for (const socket of [socketA, socketB]) {
+      socket.send({ type: 'ping' });
+      expect(await socket.next()).toEqual({ type: 'pong' });
+    }
   });
 });

@@ -1,5 +1,7 @@
-// GET /v1/ws/v1: authentication and refusals, frames, live delivery, replay with since, heartbeats,
-// the slow-consumer bound.
+// GET /v1/ws/v1: authentication and refusals, frames, live delivery, replay with since (cursors are
+// opaque strings: a client resumes with the last one it received), events built at delivery
+// (deleted or hidden messages are never handed out), message.updated and message.deleted, cursors
+// across a restart, heartbeats, the slow-consumer bound and the per-user socket cap.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
@@ -7,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { WebSocket } from 'ws';
 import { attachRealtime } from '../../src/components/events/realtime-server.js';
 import { realtimeResolvers } from '../../src/components/events/realtime.resolvers.js';
+import { encodeCursor } from '../../src/components/event-log/event-log.js';
 import { buildSchema } from '../../src/platform/graphql/graphql-server.js';
 import { grant, postMessage, registerUser, registerWriter, type TestUser } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -33,8 +36,36 @@ afterAll(async () => {
 async function connect(user: TestUser, query: Record<string, string> = {}): Promise<[TestSocket, Frame]> {
   const socket = await openSocket(api, { token: user.token, query });
   const ready = await socket.next();
-  expect(ready).toEqual({ type: 'ready', uid: user.uid, seq: expect.any(Number) });
+  expect(ready).toEqual({ type: 'ready', uid: user.uid, cursor: expect.any(String) });
   return [socket, ready];
+}
+
+/** The frame's event, as the tests read it. */
+interface ShownEvent {
+  type: string;
+  recipient_uid: string;
+  content: {
+    messages?: { id: string; content: string }[];
+    context?: { id: string }[];
+    changes?: string[];
+    message_ids?: string[];
+  };
+}
+
+const eventOf = (frame: Frame) => frame.event as ShownEvent;
+
+/** The first message id of a notification frame (of the spec's types or message.updated). */
+const firstId = (frame: Frame) => eventOf(frame).content.messages![0]!.id;
+
+/** Takes notification frames until one shows `markerId`; answers those before it (marker excluded). */
+async function framesUntil(socket: TestSocket, markerId: string): Promise<Frame[]> {
+  const frames: Frame[] = [];
+  for (;;) {
+    const frame = await socket.next();
+    expect(frame).toMatchObject({ type: 'notification', cursor: expect.any(String) });
+    if (eventOf(frame).content.messages?.some((m) => m.id === markerId)) return frames;
+    frames.push(frame);
+  }
 }
 
 async function expectRefusal(socket: TestSocket, closeCode: number, code: string): Promise<void> {
@@ -48,16 +79,17 @@ async function send(author: TestUser, recipient: TestUser, content = 'hello'): P
 }
 
 describe('GET /v1/ws/v1 — connecting', () => {
-  it('when the token comes in the Authorization header, then the first frame is ready with uid and seq 0', async () => {
+  it('when the token comes in the Authorization header, then the first frame is ready with uid and an opaque cursor', async () => {
     const user = await registerWriter(api);
     const [, ready] = await connect(user);
-    expect(ready.seq).toBe(0);
+    expect(typeof ready.cursor).toBe('string');
+    expect((ready.cursor as string).length).toBeGreaterThan(0);
   });
 
   it('when the token comes as the access_token query parameter, then ready', async () => {
     const user = await registerWriter(api);
     const socket = await openSocket(api, { query: { access_token: user.token } });
-    expect(await socket.next()).toEqual({ type: 'ready', uid: user.uid, seq: 0 });
+    expect(await socket.next()).toEqual({ type: 'ready', uid: user.uid, cursor: expect.any(String) });
   });
 
   it('when no credentials are sent, then an error frame and close 4401 not_authenticated', async () => {
@@ -80,11 +112,14 @@ describe('GET /v1/ws/v1 — connecting', () => {
     await expectRefusal(await openSocket(api, { token: user.token }), 4401, 'invalid_session');
   });
 
-  it('when since is not a whole number, then close 4400 validation_error', async () => {
-    const user = await registerWriter(api);
-    const socket = await openSocket(api, { token: user.token, query: { since: '-1' } });
-    await expectRefusal(socket, 4400, 'validation_error');
-  });
+  it.each(['-1', '0', 'not-a-cursor', 'c1.'])(
+    'when since is %j (not a cursor this service handed out), then close 4400 validation_error',
+    async (since) => {
+      const user = await registerWriter(api);
+      const socket = await openSocket(api, { token: user.token, query: { since } });
+      await expectRefusal(socket, 4400, 'validation_error');
+    },
+  );
 
   it('when only the session cookie is sent from another site, then close 4403 csrf_rejected', async () => {
     const user = await registerWriter(api);
@@ -142,9 +177,12 @@ describe('GET /v1/ws/v1 — frames', () => {
     const reader = await registerWriter(api);
     const [socket, ready] = await connect(reader);
     const id = await send(author, reader, 'live one');
-    expect(await socket.next()).toEqual({
+    const frame = await socket.next();
+    expect(typeof frame.cursor).toBe('string');
+    expect(frame.cursor).not.toBe(ready.cursor);
+    expect(frame).toEqual({
       type: 'notification',
-      seq: (ready.seq as number) + 1,
+      cursor: frame.cursor,
       event: {
         type: 'sent',
         recipient_uid: reader.uid,
@@ -171,13 +209,11 @@ describe('GET /v1/ws/v1 — frames', () => {
 });
 
 describe('GET /v1/ws/v1 — replay with since', () => {
-  it('when the client reconnects with since, then exactly the missed notifications in order, then live ones', async () => {
+  it('when the client reconnects with the ready cursor, then exactly the missed notifications in order, then live ones; a later cursor resumes after it', async () => {
     const author = await registerWriter(api);
     const reader = await registerWriter(api);
     await send(author, reader, 'seen before');
     const [first, ready] = await connect(reader);
-    const seen = ready.seq as number;
-    expect(seen).toBe(1);
     first.ws.close();
     await first.closed;
 
@@ -185,44 +221,215 @@ describe('GET /v1/ws/v1 — replay with since', () => {
     for (const content of ['missed a', 'missed b', 'missed c'])
       missed.push(await send(author, reader, content));
 
-    const [second, again] = await connect(reader, { since: String(seen) });
-    expect(again.seq).toBe(seen + 3);
-    for (const [index, id] of missed.entries()) {
-      const frame = await second.next();
-      expect(frame).toMatchObject({ type: 'notification', seq: seen + 1 + index });
-      expect((frame.event as { content: { messages: { id: string }[] } }).content.messages[0]!.id).toBe(id);
-    }
+    const [second, again] = await connect(reader, { since: ready.cursor as string });
+    expect(again.cursor).not.toBe(ready.cursor);
+    const replayed: Frame[] = [];
+    for (let i = 0; i < missed.length; i++) replayed.push(await second.next());
+    expect(replayed.map(firstId)).toEqual(missed);
+    for (const frame of replayed) expect(typeof frame.cursor).toBe('string');
+    expect(new Set(replayed.map((f) => f.cursor)).size).toBe(missed.length);
     const later = await send(author, reader, 'live after replay');
     const live = await second.next();
-    expect(live).toMatchObject({ type: 'notification', seq: seen + 4 });
-    expect((live.event as { content: { messages: { id: string }[] } }).content.messages[0]!.id).toBe(later);
+    expect(live).toMatchObject({ type: 'notification', cursor: expect.any(String) });
+    expect(firstId(live)).toBe(later);
+    second.ws.close();
+    await second.closed;
+
+    // Resuming with a cursor received hands out exactly what followed it: the same frames again.
+    const [third] = await connect(reader, { since: replayed[1]!.cursor as string });
+    expect(await third.next()).toEqual(replayed[2]);
+    expect(await third.next()).toEqual(live);
+    third.send({ type: 'ping' });
+    expect(await third.next()).toEqual({ type: 'pong' });
   });
 
-  it('when more than a page is missed and posts keep coming during the replay, then every seq once, in order', async () => {
+  it('when more than a page is missed and posts keep coming during the replay, then every notification once, in order', async () => {
     const author = await registerWriter(api);
     const reader = await registerWriter(api);
+    const [probe, start] = await connect(reader);
+    probe.ws.close();
+    await probe.closed;
     const before = 52; // more than one replay page (50)
-    for (let i = 0; i < before; i++) await send(author, reader, `backlog ${i}`);
-    const [socket] = await connect(reader, { since: '0' });
+    const backlog: string[] = [];
+    for (let i = 0; i < before; i++) backlog.push(await send(author, reader, `backlog ${i}`));
+    const [socket] = await connect(reader, { since: start.cursor as string });
     const during = 4;
     const posting = (async () => {
-      for (let i = 0; i < during; i++) await send(author, reader, `during ${i}`);
+      const ids: string[] = [];
+      for (let i = 0; i < during; i++) ids.push(await send(author, reader, `during ${i}`));
+      return ids;
     })();
-    const seqs: number[] = [];
-    for (let i = 0; i < before + during; i++) seqs.push((await socket.next()).seq as number);
-    await posting;
-    expect(seqs).toEqual(Array.from({ length: before + during }, (_, i) => i + 1));
+    const frames: Frame[] = [];
+    for (let i = 0; i < before + during; i++) frames.push(await socket.next());
+    const duringIds = await posting;
+    expect(frames.map(firstId)).toEqual([...backlog, ...duringIds]);
+    expect(new Set(frames.map((f) => f.cursor)).size).toBe(before + during);
     socket.send({ type: 'ping' });
     expect(await socket.next()).toEqual({ type: 'pong' });
   });
 
-  it('when since is beyond the latest seq, then it counts as the latest and the next notification still arrives', async () => {
+  it('when since is beyond the latest position, then it counts as the latest and the next notification still arrives', async () => {
     const author = await registerWriter(api);
     const reader = await registerWriter(api);
-    const [socket, ready] = await connect(reader, { since: '999' });
-    expect(ready.seq).toBe(0);
-    await send(author, reader);
-    expect(await socket.next()).toMatchObject({ type: 'notification', seq: 1 });
+    const ahead = encodeCursor(api.ctx.events.router.head + 1_000_000);
+    const [socket, ready] = await connect(reader, { since: ahead });
+    expect(ready.cursor).not.toBe(ahead);
+    const id = await send(author, reader);
+    const frame = await socket.next();
+    expect(frame).toMatchObject({ type: 'notification', cursor: expect.any(String) });
+    expect(firstId(frame)).toBe(id);
+  });
+
+  it('when a message is deleted, or its recipient removed, after its event was recorded, then a replay hands out nothing of it', async () => {
+    const author = await registerWriter(api);
+    const reader = await registerWriter(api);
+    const [probe, ready] = await connect(reader);
+    probe.ws.close();
+    await probe.closed;
+
+    const kept = await send(author, reader, 'kept qzkeptword');
+    const deleted = await send(author, reader, 'deleted later qzdeletedword');
+    const removed = await send(author, reader, 'removed later qzremovedword');
+    // A reply to the deleted message: its context must not show the deleted parent either.
+    const reply = await postMessage(api, author.token, {
+      content: 'a reply to what goes',
+      parent_id: deleted,
+      recipients: [reader.tag],
+    });
+    const deleting = await api.request('DELETE', `/v1/messages/${deleted}`, { token: author.token });
+    expect(deleting.status).toBe(200);
+    const removing = await api.request('DELETE', '/v1/recipients/remove', {
+      token: author.token,
+      body: { message_id: removed, recipient_uid: reader.uid },
+    });
+    expect(removing.status).toBe(200);
+    const marker = await send(author, reader, 'marker');
+
+    const [socket] = await connect(reader, { since: ready.cursor as string });
+    const frames = await framesUntil(socket, marker);
+    const text = JSON.stringify(frames);
+    expect(text).toContain('qzkeptword');
+    expect(text).not.toContain('qzdeletedword');
+    expect(text).not.toContain('qzremovedword');
+    // Nothing about the removed recipient's message at all; the deleted one only by id, as deleted.
+    expect(text).not.toContain(removed);
+    const told = frames.map((f) => eventOf(f));
+    expect(told.filter((e) => e.type === 'sent').map((e) => e.content.messages!.map((m) => m.id))).toEqual([
+      [kept],
+      [reply.id],
+    ]);
+    for (const event of told) {
+      for (const m of [...(event.content.messages ?? []), ...(event.content.context ?? [])])
+        expect(m.id).not.toBe(deleted);
+    }
+    expect(told.filter((e) => e.type === 'message.deleted').map((e) => e.content)).toEqual([
+      { message_ids: [deleted] },
+    ]);
+  });
+});
+
+describe('GET /v1/ws/v1 — message.updated and message.deleted', () => {
+  it('when tags of a message the user can see change, then message.updated; when it is deleted, then message.deleted; a stranger hears neither', async () => {
+    const author = await registerWriter(api);
+    const reader = await registerWriter(api);
+    const stranger = await registerWriter(api);
+    const [socket] = await connect(reader);
+    const [strangerSocket] = await connect(stranger);
+    const id = await send(author, reader, 'tag me');
+    expect(firstId(await socket.next())).toBe(id);
+
+    const tagged = await api.request('PATCH', `/v1/messages/${id}/tags`, {
+      token: author.token,
+      body: { tags: ['urgent'] },
+    });
+    expect(tagged.status).toBe(200);
+    const updated = await socket.next();
+    expect(updated).toEqual({
+      type: 'notification',
+      cursor: expect.any(String),
+      event: {
+        type: 'message.updated',
+        recipient_uid: reader.uid,
+        content: {
+          messages: [
+            { id, content: 'tag me', parent_id: null, author: { uid: author.uid, user_tag: author.tag } },
+          ],
+          context: [],
+          changes: ['tags'],
+        },
+      },
+    });
+
+    const deleting = await api.request('DELETE', `/v1/messages/${id}`, { token: author.token });
+    expect(deleting.status).toBe(200);
+    const deleted = await socket.next();
+    expect(deleted).toEqual({
+      type: 'notification',
+      cursor: expect.any(String),
+      event: { type: 'message.deleted', recipient_uid: reader.uid, content: { message_ids: [id] } },
+    });
+    expect(new Set([updated.cursor, deleted.cursor]).size).toBe(2);
+
+    strangerSocket.send({ type: 'ping' });
+    expect(await strangerSocket.next()).toEqual({ type: 'pong' });
+  });
+});
+
+describe('GET /v1/ws/v1 — cursors across a restart', () => {
+  it('when the server is stopped and a new one started on the same database, then a cursor taken before resumes with exactly the events after it', async () => {
+    const first = await startTestServer();
+    let firstOpen = true;
+    let second: TestServer | undefined;
+    try {
+      const author = await registerWriter(first);
+      const reader = await registerWriter(first);
+      const socket = await openSocket(first, { token: reader.token });
+      const ready = await socket.next();
+      expect(ready).toMatchObject({ type: 'ready', cursor: expect.any(String) });
+      const before = await postMessage(first, author.token, {
+        content: 'before the restart',
+        recipients: [reader.tag],
+      });
+      const heard = await socket.next();
+      expect(firstId(heard)).toBe(before.id);
+
+      firstOpen = false;
+      await first.close();
+      expect((await closeOf(socket)).code).toBe(1001);
+
+      second = await startTestServer();
+      const after: string[] = [];
+      for (const content of ['after the restart 1', 'after the restart 2'])
+        after.push((await postMessage(second, author.token, { content, recipients: [reader.tag] })).id);
+
+      const resumed = await openSocket(second, {
+        token: reader.token,
+        query: { since: heard.cursor as string },
+      });
+      expect(await resumed.next()).toMatchObject({ type: 'ready', uid: reader.uid });
+      const frames = [await resumed.next(), await resumed.next()];
+      expect(frames.map(firstId)).toEqual(after);
+      resumed.send({ type: 'ping' });
+      expect(await resumed.next()).toEqual({ type: 'pong' });
+
+      // The ready cursor of the first server works too, and the event before the restart keeps its cursor.
+      const fromReady = await openSocket(second, {
+        token: reader.token,
+        query: { since: ready.cursor as string },
+      });
+      expect(await fromReady.next()).toMatchObject({ type: 'ready', uid: reader.uid });
+      expect(await fromReady.next()).toEqual(heard);
+      expect(await fromReady.next()).toEqual(frames[0]);
+      expect(await fromReady.next()).toEqual(frames[1]);
+      fromReady.send({ type: 'ping' });
+      expect(await fromReady.next()).toEqual({ type: 'pong' });
+      resumed.ws.close();
+      fromReady.ws.close();
+      await Promise.all([resumed.closed, fromReady.closed]);
+    } finally {
+      if (firstOpen) await first.close();
+      await second?.close();
+    }
   });
 });
 
@@ -284,16 +491,18 @@ describe('GET /v1/ws/v1 — heartbeats and bounds', () => {
       expect(res.status).toBe(200);
       const leaf = res.body.at(-1)!.message.id;
 
-      const [socket] = await connect(reader);
+      const [socket, ready] = await connect(reader);
       socket.stopReading();
       // ~10 MB: more than the kernel's socket buffers on both ends plus the 64 kB bound.
       const posts = 16;
+      const replies: string[] = [];
       for (let i = 0; i < posts; i++) {
-        await postMessage(api, author.token, {
+        const reply = await postMessage(api, author.token, {
           content: `reply ${i}`,
           parent_id: leaf,
           recipients: [reader.tag],
         });
+        replies.push(reply.id);
       }
       socket.resumeReading();
       const frames: Frame[] = [];
@@ -306,11 +515,61 @@ describe('GET /v1/ws/v1 — heartbeats and bounds', () => {
       expect(await closed).toEqual({ code: 4008, reason: 'slow_consumer' });
       expect(frames.at(-1)).toEqual({ type: 'error', code: 'slow_consumer', detail: expect.any(String) });
       // It was cut off before everything was sent; what it got is in order, so since resumes it.
-      const seqs = frames.filter((f) => f.type === 'notification').map((f) => f.seq as number);
-      expect(seqs.length).toBeLessThan(posts);
-      expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
+      const notes = frames.filter((f) => f.type === 'notification');
+      expect(notes.length).toBeLessThan(posts);
+      expect(notes.map(firstId)).toEqual(replies.slice(0, notes.length));
+
+      tuneRealtime(api, { maxBufferedBytes: 1024 * 1024 });
+      const since = (notes.at(-1)?.cursor ?? ready.cursor) as string;
+      const [again] = await connect(reader, { since });
+      const rest: Frame[] = [];
+      for (let i = notes.length; i < posts; i++) rest.push(await again.next());
+      expect(rest.map(firstId)).toEqual(replies.slice(notes.length));
+      again.send({ type: 'ping' });
+      expect(await again.next()).toEqual({ type: 'pong' });
     } finally {
       tuneRealtime(api, { maxBufferedBytes: 1024 * 1024 });
+    }
+  });
+});
+
+describe('GET /v1/ws/v1 — sockets per user', () => {
+  it('when a user opens a 21st socket on one instance, then it is refused with 4429 rate_limited; others are unaffected and a closed socket frees its place', async () => {
+    expect(api.ctx.config.realtime.maxSocketsPerUser).toBe(20);
+    const user = await registerWriter(api);
+    const sockets: TestSocket[] = [];
+    for (let i = 0; i < 20; i++) sockets.push((await connect(user))[0]);
+    await expectRefusal(await openSocket(api, { token: user.token }), 4429, 'rate_limited');
+    // Another user is not limited by this one's sockets, and the twenty still work.
+    await connect(await registerWriter(api));
+    sockets[19]!.send({ type: 'ping' });
+    expect(await sockets[19]!.next()).toEqual({ type: 'pong' });
+
+    sockets[0]!.ws.close();
+    await sockets[0]!.closed;
+    // The server counts the socket out once it has seen the close.
+    for (let attempt = 0; ; attempt++) {
+      const socket = await openSocket(api, { token: user.token });
+      const first = await socket.next();
+      if (first.type === 'ready') break;
+      expect(first).toMatchObject({ type: 'error', code: 'rate_limited' });
+      expect(attempt).toBeLessThan(50);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  });
+
+  it('when SKEIN_WS_MAX_SOCKETS_PER_USER is set, then the cap follows it', async () => {
+    const capped = await startTestServer({ SKEIN_WS_MAX_SOCKETS_PER_USER: '2' });
+    try {
+      const user = await registerWriter(capped);
+      for (let i = 0; i < 2; i++) {
+        const socket = await openSocket(capped, { token: user.token });
+        expect(await socket.next()).toMatchObject({ type: 'ready', uid: user.uid });
+      }
+      await expectRefusal(await openSocket(capped, { token: user.token }), 4429, 'rate_limited');
+    } finally {
+      closeAllSockets();
+      await capped.close();
     }
   });
 });

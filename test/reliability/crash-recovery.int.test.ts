@@ -2,7 +2,10 @@
 // embedded Neo4j, under a steady load of three-message posts; it is killed with SIGKILL (and, in the
 // second case, its Neo4j is), then started again on the same data directory. Every post that was
 // answered 200 must be there exactly once, with its recipient edges, and no post may be half-written
-// (a chain of three is all there or not at all).
+// (a chain of three is all there or not at all). Its events survive too: resuming the recipient's
+// notifications with a cursor taken before the crash hands out exactly one `sent` event per post
+// that is there (committed events the crash left unnumbered are numbered at start-up), and nothing
+// else.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -174,8 +177,53 @@ async function rootsByContent(writer: Account): Promise<Map<string, string[]>> {
   }
 }
 
-async function expectIntact(writer: Account, reader: Account, posts: Post[]): Promise<void> {
+interface Notification {
+  id: string;
+  cursor: string;
+  event: { type: string; content: { messages: { id: string; content: string }[] } };
+}
+
+/** Where the user's notifications stand now: GET /v1/notifications answers the cursor to resume from. */
+async function cursorNow(user: Account): Promise<string> {
+  const res = await call<{ cursor: string; has_more: boolean }>('GET', '/v1/notifications?limit=1', {
+    token: user.token,
+  });
+  expect(res.status).toBe(200);
+  // With no since, the page starts at the beginning: follow it to the end.
+  let cursor = res.body.cursor;
+  for (let more = res.body.has_more; more;) {
+    const next = await call<{ cursor: string; has_more: boolean }>(
+      'GET',
+      `/v1/notifications?since=${encodeURIComponent(cursor)}&limit=100`,
+      { token: user.token },
+    );
+    expect(next.status).toBe(200);
+    cursor = next.body.cursor;
+    more = next.body.has_more;
+  }
+  return cursor;
+}
+
+/** Every notification of the user after the cursor, paging with the cursors the service answers. */
+async function notificationsSince(user: Account, since: string): Promise<Notification[]> {
+  const all: Notification[] = [];
+  for (let cursor = since; ;) {
+    const page = await call<{ notifications: Notification[]; cursor: string; has_more: boolean }>(
+      'GET',
+      `/v1/notifications?since=${encodeURIComponent(cursor)}&limit=100`,
+      { token: user.token },
+    );
+    expect(page.status).toBe(200);
+    all.push(...page.body.notifications);
+    cursor = page.body.cursor;
+    if (!page.body.has_more) return all;
+  }
+}
+
+async function expectIntact(writer: Account, reader: Account, posts: Post[], since: string): Promise<void> {
   const roots = await rootsByContent(writer);
+  /** The ids of each post that is there, as sets of three. */
+  const stored: string[][] = [];
   let acknowledged = 0;
   for (const post of posts) {
     const found = roots.get(post.contents[0]!) ?? [];
@@ -193,6 +241,7 @@ async function expectIntact(writer: Account, reader: Account, posts: Post[]): Pr
       });
       expect(tree.status).toBe(200);
       expect(tree.body.ids).toHaveLength(3);
+      stored.push(tree.body.ids);
       for (const id of tree.body.ids) {
         const read = await call<{ content: string }>('GET', `/v1/messages/${id}`, { token: reader.token });
         expect(read.status).toBe(200);
@@ -201,6 +250,20 @@ async function expectIntact(writer: Account, reader: Account, posts: Post[]): Pr
     }
   }
   expect(acknowledged).toBeGreaterThan(0);
+
+  // The reader's events since the cursor: one `sent` per stored post, naming its three messages,
+  // each event once; nothing about a post that is not there.
+  const told = await notificationsSince(reader, since);
+  expect(new Set(told.map((n) => n.id)).size).toBe(told.length);
+  expect(new Set(told.map((n) => n.cursor)).size).toBe(told.length);
+  expect(told.every((n) => n.event.type === 'sent')).toBe(true);
+  const byPost = told.map((n) =>
+    n.event.content.messages
+      .map((m) => m.id)
+      .sort()
+      .join(','),
+  );
+  expect(byPost.sort()).toEqual(stored.map((ids) => [...ids].sort().join(',')).sort());
 }
 
 describe('crash recovery', () => {
@@ -211,6 +274,7 @@ describe('crash recovery', () => {
     service = await start();
     writer = await account(WRITER_SCOPES);
     reader = await account(WRITER_SCOPES);
+    const since = await cursorNow(reader);
 
     const posts: Post[] = [];
     const killed = (async () => {
@@ -226,12 +290,13 @@ describe('crash recovery', () => {
     service = await start();
     ({ token: writer.token } = await login(writer.tag, writer.uid));
     ({ token: reader.token } = await login(reader.tag, reader.uid));
-    await expectIntact(writer, reader, posts);
+    await expectIntact(writer, reader, posts, since);
   });
 
   it('when the embedded Neo4j is killed with SIGKILL, then requests fail with 503 (never 500), the service exits, and a restart recovers every acknowledged post', async () => {
     const [java] = childPids(service!.pid, 'java');
     expect(java).toBeDefined();
+    const since = await cursorNow(reader);
 
     const posts: Post[] = [];
     const killed = (async () => {
@@ -247,6 +312,6 @@ describe('crash recovery', () => {
     service = await start();
     ({ token: writer.token } = await login(writer.tag, writer.uid));
     ({ token: reader.token } = await login(reader.tag, reader.uid));
-    await expectIntact(writer, reader, posts);
+    await expectIntact(writer, reader, posts, since);
   });
 });

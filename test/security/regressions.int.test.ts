@@ -6,7 +6,8 @@ import { registerWriter } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 interface Notification {
-  seq: number;
+  id: string;
+  cursor: string;
   event: { type: string; content: { messages: { id: string }[] } };
 }
 
@@ -22,13 +23,18 @@ afterAll(async () => {
 
 describe('notifications', () => {
   // Found by the visibility model test: one post gave a user two notifications (a `channels` one
-  // for the first message of a chain, a `sent` one for the second) and both got the same seq, so
-  // the outbox's uniqueness constraint failed the whole post with a 500.
-  it('when one post tells a user twice (channel member of one item, recipient of another), then 200 and two notifications with consecutive seqs', async () => {
+  // for the first message of a chain, a `sent` one for the second) and both got the same per-user
+  // seq, so the outbox's uniqueness constraint failed the whole post with a 500. Since the event log
+  // (one event per change, numbered after commit) there are no per-user numbers to collide: the post
+  // records one `channels` event for the channel and one `sent` event for the member, and the member
+  // is handed both, each once, with cursors of their own.
+  it('when one post tells a user twice (channel member of one item, recipient of another), then 200 and both events, each once', async () => {
     const author = await registerCreator(api);
     const member = await registerWriter(api);
     const channel = await createChannel(api, author.token);
     await addMember(api, author.token, channel.id, { uid: member.uid });
+    const start = await api.request<{ cursor: string }>('GET', '/v1/notifications', { token: member.token });
+    expect(start.status).toBe(200);
 
     const res = await api.request<{ ok: boolean; message: { id: string } }[]>('POST', '/v1/messages', {
       token: author.token,
@@ -40,23 +46,63 @@ describe('notifications', () => {
       },
     });
     expect(res.status).toBe(200);
+    expect(res.body.map((item) => item.ok)).toEqual([true, true]);
     const [first, second] = res.body;
 
-    const page = await api.request<{ notifications: Notification[] }>('GET', '/v1/notifications', {
-      token: member.token,
-    });
+    const page = await api.request<{ notifications: Notification[]; has_more: boolean }>(
+      'GET',
+      `/v1/notifications?since=${encodeURIComponent(start.body.cursor)}`,
+      { token: member.token },
+    );
     expect(page.status).toBe(200);
+    expect(page.body.has_more).toBe(false);
     const told = page.body.notifications.map((n) => ({
-      seq: n.seq,
+      cursor: n.cursor,
+      id: n.id,
       type: n.event.type,
       ids: n.event.content.messages.map((m) => m.id),
     }));
-    expect(told).toHaveLength(2);
-    expect(told.map((n) => n.seq).sort()).toEqual([1, 2]);
+    // Both events of the one change; their order within it is not the point.
     expect(told.map((n) => `${n.type}:${n.ids.join(',')}`).sort()).toEqual([
       `channels:${first!.message.id}`,
       `sent:${second!.message.id}`,
     ]);
+    expect(new Set(told.map((n) => n.cursor)).size).toBe(2);
+    expect(new Set(told.map((n) => n.id)).size).toBe(2);
+    // The author hears nothing of their own post.
+    const own = await api.request<{ notifications: Notification[] }>('GET', '/v1/notifications', {
+      token: author.token,
+    });
+    expect(JSON.stringify(own.body.notifications)).not.toContain(first!.message.id);
+  });
+
+  // Found while porting the visibility model test to the event log: one post puts one item into
+  // channel A and another into channel B; a member of both must hear of both items. (A change heard
+  // through two channels is handed out once, which must not drop the other channel's messages.)
+  it('when one post puts its items into two channels a user belongs to, then the user is told of every item', async () => {
+    const author = await registerCreator(api);
+    const member = await registerWriter(api);
+    const channels = [await createChannel(api, author.token), await createChannel(api, author.token)];
+    for (const channel of channels) await addMember(api, author.token, channel.id, { uid: member.uid });
+    const res = await api.request<{ ok: boolean; message: { id: string } }[]>('POST', '/v1/messages', {
+      token: author.token,
+      body: {
+        messages: [
+          { content: 'into channel A', channel_ids: [channels[0]!.id] },
+          { content: 'into channel B', channel_ids: [channels[1]!.id] },
+        ],
+      },
+    });
+    expect(res.status).toBe(200);
+    const ids = res.body.map((item) => item.message.id);
+    const page = await api.request<{ notifications: Notification[] }>('GET', '/v1/notifications', {
+      token: member.token,
+    });
+    expect(page.status).toBe(200);
+    const told = page.body.notifications
+      .filter((n) => n.event.type === 'channels')
+      .flatMap((n) => n.event.content.messages.map((m) => m.id));
+    expect(told.sort()).toEqual([...ids].sort());
   });
 });
 

@@ -3,9 +3,11 @@
 // (posts, reply chains, CC/BCC recipients, stitches, recipient adds with propagation, public flags,
 // channel inclusions, deletions, pings), keeping an in-memory model of the spec's visibility rule
 // (visibility-model.ts) in step. Every action's answer is checked against what the model predicts
-// (a refused action must write nothing). At the end every user's notifications, matched in seq
-// order to the actions that recorded them, must show only what that user could see when they were
-// recorded (and be exactly the events the action concerns), and for every user and for an
+// (a refused action must write nothing). After each action every user's new notifications, read
+// with the cursor the user held, must be exactly the events of the spec's four types the action
+// concerns, and every notification (message.updated and message.deleted too) must show only what
+// the user can see now, as they see it now: events are built when handed out, so once more at the
+// end, read from the start, none may show a message deleted or hidden since. For every user and an
 // anonymous reader every read endpoint and GraphQL field must show exactly what the model allows:
 // no invisible message, id, recipient entry or content (each message carries a unique word that
 // must never appear where the message may not), and nothing visible missing where the view's
@@ -73,11 +75,12 @@ interface EventMessage {
 }
 
 interface Notification {
-  seq: number;
+  id: string;
+  cursor: string;
   event: {
     type: string;
     recipient_uid: string;
-    content: { messages: EventMessage[]; context: EventMessage[] };
+    content: { messages: EventMessage[]; context?: EventMessage[]; message_ids?: string[] };
   };
 }
 
@@ -138,6 +141,8 @@ class World {
   readonly startedAt = new Date(Date.now() - 1000).toISOString();
   readonly log: string[] = [];
   readonly problems: string[] = [];
+  /** Each user's notification cursor: what they were handed up to the last action. */
+  readonly cursors = new Map<number, string>();
 
   constructor(readonly actors: Actor[]) {
     this.model = new VisibilityModel(actors.map((a) => a.uid));
@@ -156,7 +161,6 @@ class World {
     method: string,
     path: string,
     body?: unknown,
-    options: { history?: boolean } = {},
   ): Promise<ApiResponse<T>> {
     stats.requests++;
     const res = await api.request<T>(method, path, {
@@ -165,8 +169,7 @@ class World {
     });
     if (res.status >= 500)
       throw new Divergence(`${method} ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
-    // A record of the past (the notification outbox) is judged by what was visible back then.
-    if (!options.history) this.assertNoLeakedContent(viewer, `${method} ${path}`, res.body);
+    this.assertNoLeakedContent(viewer, `${method} ${path}`, res.body);
     return res;
   }
 
@@ -367,6 +370,8 @@ async function perform(world: World, action: ActionPlan): Promise<Expected> {
       expectStatus(world, 'post', res, 200);
       let previous: ModelMessage | null = null;
       const answers: Message[] = [];
+      /** The post's messages in each channel, with their recipients. */
+      const inChannel = new Map<number, { id: string; receivers: Set<number> }[]>();
       items.forEach((item, index) => {
         const result = res.body[index];
         const parentId = previous?.id ?? (index === 0 ? (parent?.id ?? null) : null);
@@ -400,11 +405,18 @@ async function perform(world: World, action: ActionPlan): Promise<Expected> {
         for (const [user, w] of wanted)
           if (w.notify && user !== actor) expect_(expected, 'sent', model.uid(user), created.id);
         for (const c of item.channels)
-          for (const member of model.channels[c]!.members)
-            if (member !== actor && !wanted.has(member))
-              expect_(expected, 'channels', model.uid(member), created.id);
+          inChannel.set(c, [
+            ...(inChannel.get(c) ?? []),
+            { id: created.id, receivers: new Set(wanted.keys()) },
+          ]);
         previous = model.message(created.id);
       });
+      // One `channels` event per channel posted into, naming the post's messages in it, heard by its
+      // members except the author and those who are recipients of every one of those messages.
+      for (const [c, included] of inChannel)
+        for (const member of model.channels[c]!.members)
+          if (member !== actor && !included.every((m) => m.receivers.has(member)))
+            for (const m of included) expect_(expected, 'channels', model.uid(member), m.id);
       // Each answer as the author sees it once the whole post is written (a chain's replies included).
       for (const answer of answers) world.outputProblems(actor, 'post answer', answer);
       return expected;
@@ -587,101 +599,156 @@ async function perform(world: World, action: ActionPlan): Promise<Expected> {
   }
 }
 
-/**
- * Every user's notifications recorded by the last action: each shows only messages (and context)
- * the user can see now, as the user sees them, and together they are exactly the expected ones.
- */
-/** What a notification recorded by one action may show: the expectation and who could see what then. */
-interface Snapshot {
-  after: string;
-  expected: Expected;
-  /** `user:id` pairs visible right after the action (when its notifications were recorded). */
-  visible: Set<string>;
-}
+/** The types of the spec (and of webhooks): the model predicts exactly who gets which. */
+const SPEC_TYPES = new Set(['sent', 'ping', 'added', 'channels']);
 
-function snapshot(world: World, after: string, expected: Expected): Snapshot {
+/** Which user could see which message (`user:id`): the world as it is now. */
+function visibility(world: World): Set<string> {
   const visible = new Set<string>();
   for (let user = 0; user < world.actors.length; user++)
     for (const m of world.model.visible(user)) visible.add(`${user}:${m.id}`);
-  return { after, expected, visible };
+  return visible;
 }
 
 /**
- * Every user's notifications, read at the end and matched in seq order to the actions that
- * recorded them: each shows only messages (and context) the user could see when it was recorded,
- * as the user saw them then, and each action's notifications are exactly the expected ones.
+ * The user's notifications after `since` (all of them without it), paging with the cursors the
+ * service answers; each page is built now, so the usual leak check applies to it as to any read.
  */
-async function checkNotifications(world: World, snapshots: Snapshot[]): Promise<void> {
-  const { model } = world;
-  for (let user = 0; user < world.actors.length; user++) {
-    const uid = model.uid(user);
-    const notifications: Notification[] = [];
-    for (let since = 0; ;) {
-      const res = await world.call<{ notifications: Notification[]; has_more: boolean }>(
-        user,
-        'GET',
-        `/v1/notifications?since=${since}&limit=100`,
-        undefined,
-        { history: true },
-      );
-      if (res.status !== 200) throw new Divergence(`notifications of user${user}: ${res.status}`);
-      notifications.push(...res.body.notifications);
-      const last = res.body.notifications.at(-1);
-      if (!res.body.has_more || !last) break;
-      since = last.seq;
-    }
-    stats.notifications += notifications.length;
-    const seqs = notifications.map((n) => n.seq);
-    if (seqs.some((seq, i) => seq !== i + 1))
-      world.problem(`user${user} notification seqs ${seqs.join(',')}`);
-    let next = 0;
-    for (const shot of snapshots) {
-      const wanted = [...shot.expected]
-        .filter(([key]) => key.endsWith(`:${uid}`))
-        .map(([key, ids]) => `${key.split(':')[0]}=${show([...ids])}`);
-      const mine = notifications.slice(next, next + wanted.length);
-      next += wanted.length;
-      const got = mine.map((n) => `${n.event.type}=${show(n.event.content.messages.map((m) => m.id))}`);
-      if (!sameSet(got, wanted))
-        world.problem(
-          `user${user} notifications after ${shot.after}: got ${show(got)}, expected ${show(wanted)}`,
-        );
-      for (const n of mine) checkNotification(world, user, n, shot);
-    }
-    for (const n of notifications.slice(next)) {
-      world.problem(`user${user}: unexpected notification #${n.seq} ${JSON.stringify(n.event)}`);
-      checkNotification(world, user, n, snapshots.at(-1)!);
-    }
+async function readNotifications(
+  world: World,
+  user: number,
+  since: string | undefined,
+): Promise<{ notifications: Notification[]; cursor: string }> {
+  const notifications: Notification[] = [];
+  let cursor = since;
+  for (;;) {
+    const query = cursor === undefined ? '' : `&since=${encodeURIComponent(cursor)}`;
+    const res = await world.call<{ notifications: Notification[]; cursor: string; has_more: boolean }>(
+      user,
+      'GET',
+      `/v1/notifications?limit=100${query}`,
+    );
+    if (res.status !== 200) throw new Divergence(`notifications of user${user}: ${res.status}`);
+    notifications.push(...res.body.notifications);
+    if (typeof res.body.cursor !== 'string' || res.body.cursor === '')
+      throw new Divergence(`notifications of user${user}: cursor ${JSON.stringify(res.body.cursor)}`);
+    cursor = res.body.cursor;
+    if (!res.body.has_more) return { notifications, cursor };
   }
 }
 
-function checkNotification(world: World, user: number, n: Notification, shot: Snapshot): void {
+/** Where each user's notifications stand once the world is built (none of them told anything yet). */
+async function startCursors(world: World): Promise<void> {
+  for (let user = 0; user < world.actors.length; user++) {
+    const { notifications, cursor } = await readNotifications(world, user, undefined);
+    for (const n of notifications)
+      world.problem(`user${user}: notification before any action ${JSON.stringify(n.event)}`);
+    world.cursors.set(user, cursor);
+  }
+}
+
+/**
+ * Every user's notifications of the last action, read right after it with each user's cursor: the
+ * events of the spec's four types are exactly the expected ones (per type, the messages told of), and
+ * every one, message.updated and message.deleted included, shows only what the user can see now, as
+ * they see it now (message.deleted only names messages the user could see before the action).
+ */
+async function checkActionNotifications(
+  world: World,
+  after: string,
+  expected: Expected,
+  visibleBefore: Set<string>,
+): Promise<void> {
   const { model } = world;
-  const where = `notification #${n.seq} (${n.event.type}) after ${shot.after}`;
-  const sees = (id: string) => shot.visible.has(`${user}:${id}`);
-  world.assertNoLeakedContent(user, where, n, sees);
+  for (let user = 0; user < world.actors.length; user++) {
+    const uid = model.uid(user);
+    const { notifications, cursor } = await readNotifications(world, user, world.cursors.get(user));
+    world.cursors.set(user, cursor);
+    stats.notifications += notifications.length;
+    const byType = new Map<string, string[]>();
+    for (const n of notifications) {
+      if (!SPEC_TYPES.has(n.event.type)) continue;
+      byType.set(n.event.type, [
+        ...(byType.get(n.event.type) ?? []),
+        ...n.event.content.messages.map((m) => m.id),
+      ]);
+    }
+    const got = [...byType].map(([type, ids]) => `${type}=${show(ids)}`);
+    for (const [type, ids] of byType)
+      if (new Set(ids).size !== ids.length)
+        world.problem(`user${user} after ${after}: told twice of a message in ${type}: ${show(ids)}`);
+    const wanted = [...expected]
+      .filter(([key]) => key.endsWith(`:${uid}`))
+      .map(([key, ids]) => `${key.split(':')[0]}=${show([...ids])}`);
+    if (!sameSet(got, wanted))
+      world.problem(`user${user} notifications after ${after}: got ${show(got)}, expected ${show(wanted)}`);
+    for (const n of notifications) checkNotification(world, user, n, `after ${after}`, visibleBefore);
+  }
+}
+
+/**
+ * At the end, every user's notifications from the start, built now: only what each user can see now
+ * (an event whose messages were all deleted or hidden since is not handed out), each event once.
+ */
+async function checkAllNotifications(world: World, everVisible: Set<string>): Promise<void> {
+  for (let user = 0; user < world.actors.length; user++) {
+    const { notifications } = await readNotifications(world, user, undefined);
+    const ids = notifications.map((n) => n.id);
+    const cursors = notifications.map((n) => n.cursor);
+    if (new Set(ids).size !== ids.length || new Set(cursors).size !== cursors.length)
+      world.problem(`user${user}: an event handed out twice when read from the start`);
+    for (const n of notifications) checkNotification(world, user, n, 'read at the end', everVisible);
+  }
+}
+
+function checkNotification(
+  world: World,
+  user: number,
+  n: Notification,
+  when: string,
+  visibleBefore: Set<string>,
+): void {
+  const { model } = world;
+  const where = `notification ${n.id} (${n.event.type}) ${when}`;
+  if (typeof n.cursor !== 'string' || n.cursor === '') world.problem(`user${user} ${where}: no cursor`);
   if (n.event.recipient_uid !== model.uid(user))
     world.problem(`user${user} ${where}: recipient_uid is ${n.event.recipient_uid}`);
-  for (const m of [...n.event.content.messages, ...n.event.content.context]) {
-    if (!model.isWorldMessage(m.id) || !sees(m.id)) {
-      world.problem(`user${user} ${where}: shows ${m.id}, which it could not see`);
+  if (n.event.type === 'message.deleted') {
+    const deleted = n.event.content.message_ids ?? [];
+    if (deleted.length === 0) world.problem(`user${user} ${where}: names no message`);
+    for (const id of deleted)
+      if (!model.isWorldMessage(id) || model.message(id).alive || !visibleBefore.has(`${user}:${id}`))
+        world.problem(`user${user} ${where}: names ${id}, not a deleted message it could see`);
+    return;
+  }
+  const messages = n.event.content.messages;
+  const context = n.event.content.context ?? [];
+  if (messages.length === 0) world.problem(`user${user} ${where}: handed out with no message`);
+  for (const m of [...messages, ...context]) {
+    if (!model.isWorldMessage(m.id) || !model.canSee(user, m.id)) {
+      world.problem(`user${user} ${where}: shows ${m.id}, which it cannot see`);
       continue;
     }
     const modelled = model.message(m.id);
-    const parent = modelled.parent !== null && sees(modelled.parent) ? modelled.parent : null;
+    const parent = modelled.parent !== null && model.canSee(user, modelled.parent) ? modelled.parent : null;
     if (m.parent_id !== parent)
       world.problem(`user${user} ${where}: ${m.id}.parent_id is ${m.parent_id}, expected ${parent}`);
     if (m.content !== modelled.content || m.author.uid !== model.uid(modelled.author))
       world.problem(`user${user} ${where}: ${m.id} shows another content or author`);
   }
-  for (const m of n.event.content.messages)
-    if (n.event.type !== 'ping' && model.isWorldMessage(m.id) && model.message(m.id).author === user)
+  for (const m of messages)
+    if (
+      n.event.type !== 'ping' &&
+      n.event.type !== 'message.updated' &&
+      model.isWorldMessage(m.id) &&
+      model.message(m.id).author === user
+    )
       world.problem(`user${user} ${where}: told about its own message ${m.id}`);
-  const first = n.event.content.messages[0];
+  const first = messages[0];
   if (first && model.isWorldMessage(first.id)) {
     const ancestors = new Set<string>();
     for (let p = model.message(first.id).parent; p !== null; p = model.message(p).parent) ancestors.add(p);
-    for (const c of n.event.content.context)
+    for (const c of context)
       if (!ancestors.has(c.id))
         world.problem(`user${user} ${where}: context ${c.id} is no ancestor of ${first.id}`);
   }
@@ -1025,13 +1092,16 @@ async function runWorld(plan: WorldPlan): Promise<void> {
   const t1 = Date.now();
   stats.worlds++;
   try {
-    const snapshots: Snapshot[] = [];
+    await startCursors(world);
+    const everVisible = new Set<string>();
     for (const [index, action] of plan.actions.entries()) {
       stats.actions++;
+      const before = visibility(world);
+      for (const pair of before) everVisible.add(pair);
       const expected = await perform(world, action);
-      snapshots.push(snapshot(world, `action ${index} (${action.kind})`, expected));
+      await checkActionNotifications(world, `action ${index} (${action.kind})`, expected, before);
     }
-    await checkNotifications(world, snapshots);
+    await checkAllNotifications(world, everVisible);
     const t2 = Date.now();
     const r2 = stats.requests;
     await pool([...world.actors.keys()], 2, (viewer) => checkUser(world, viewer));

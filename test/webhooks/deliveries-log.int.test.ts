@@ -1,6 +1,8 @@
 // The delivery log, GET /v1/managed/users/{uid}/deliveries and Query.deliveries: who may read it,
-// its shape and order, pagination and its error statuses. No dispatcher runs in this file (the ones
-// in webhooks.int.test.ts may send these deliveries meanwhile), so nothing here depends on state.
+// its shape and order, pagination and its error statuses, and that it shows each body as it would
+// be built now (never deleted content). No dispatcher runs in this file: the tests plan deliveries
+// from the event log themselves (planNow); the dispatchers of webhooks.int.test.ts may send them
+// meanwhile, so nothing here depends on a delivery's state.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   createKey,
@@ -14,6 +16,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
 import {
   botWithEndpoint,
   messageTo,
+  planNow,
   readDeliveries,
   verifyEndpoint,
   type Bot,
@@ -50,6 +53,7 @@ beforeAll(async () => {
   bot = await botWithEndpoint(api, manager, receiver);
   for (const content of ['one', 'two', 'three'])
     posted.push((await messageTo(api, manager, bot, content)).id);
+  await planNow(api);
 });
 
 afterAll(async () => {
@@ -58,7 +62,7 @@ afterAll(async () => {
 });
 
 const firstIdOf = (page: DeliveryPage) =>
-  page.deliveries.map((d) => (d.event.content.messages[0] as { id: string }).id);
+  page.deliveries.map((d) => (d.event!.content.messages[0] as { id: string }).id);
 
 describe('GET /v1/managed/users/{uid}/deliveries', () => {
   it('when the manager reads a bot’s log, then every delivery is listed newest first with its payload', async () => {
@@ -68,7 +72,8 @@ describe('GET /v1/managed/users/{uid}/deliveries', () => {
     expect(firstIdOf(res.body)).toEqual([...posted].reverse());
     for (const delivery of res.body.deliveries) {
       expect(Object.keys(delivery).sort()).toEqual(DELIVERY_FIELDS);
-      expect(delivery.webhook_id).toMatch(/^msg_/);
+      // msg_<event id without dashes>_<recipient uid>: one per event and recipient.
+      expect(delivery.webhook_id).toMatch(new RegExp(`^msg_[0-9a-f]{32}_${bot.uid}$`));
       expect(delivery.type).toBe('sent');
       expect(delivery.url).toBe(receiver.url);
       expect(['pending', 'delivered']).toContain(delivery.state);
@@ -95,6 +100,7 @@ describe('GET /v1/managed/users/{uid}/deliveries', () => {
         { uid: user.uid, user_tag: user.tag, token: user.token },
         'hi',
       );
+      await planNow(api);
       const res = await readDeliveries(api, user.token, user.uid);
       expect(res.status).toBe(200);
       expect(firstIdOf(res.body)).toEqual([message.id]);
@@ -106,9 +112,47 @@ describe('GET /v1/managed/users/{uid}/deliveries', () => {
   it('when a user has no endpoint, then their log is empty', async () => {
     const plain = await createManaged(api, manager.token);
     await messageTo(api, manager, { ...plain, token: '' }, 'no endpoint here');
+    await planNow(api);
     const res = await readDeliveries(api, manager.token, plain.uid);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ deliveries: [], skip: 0, limit: 20, has_more: false });
+  });
+
+  it('when a message was deleted or hidden from the user after its delivery was planned, then the log shows its event as null, never the content', async () => {
+    const other = await botWithEndpoint(api, manager, receiver);
+    const gone = await messageTo(api, manager, other, 'deleted later qzgoneword');
+    const hidden = await messageTo(api, manager, other, 'hidden later qzhiddenword');
+    const kept = await messageTo(api, manager, other, 'kept');
+    await planNow(api);
+    const before = await readDeliveries(api, manager.token, other.uid);
+    expect(firstIdOf(before.body)).toEqual([kept.id, hidden.id, gone.id]);
+
+    expect((await api.request('DELETE', `/v1/messages/${gone.id}`, { token: manager.token })).status).toBe(
+      200,
+    );
+    const removed = await api.request('DELETE', '/v1/recipients/remove', {
+      token: manager.token,
+      body: { message_id: hidden.id, recipient_uid: other.uid },
+    });
+    expect(removed.status).toBe(200);
+
+    const after = await readDeliveries(api, manager.token, other.uid);
+    expect(after.status).toBe(200);
+    expect(after.body.deliveries.map((d) => d.webhook_id)).toEqual(
+      before.body.deliveries.map((d) => d.webhook_id),
+    );
+    expect(
+      after.body.deliveries.map(
+        (d) => d.event?.content.messages.map((m) => (m as { id: string }).id) ?? null,
+      ),
+    ).toEqual([[kept.id], null, null]);
+    const text = JSON.stringify(after.body);
+    expect(text).not.toContain('qzgoneword');
+    expect(text).not.toContain('qzhiddenword');
+    // The bot itself reads the same.
+    expect(JSON.stringify((await readDeliveries(api, other.token, other.uid)).body)).not.toContain(
+      'qzgoneword',
+    );
   });
 
   it('when paging, then skip and limit cut the newest-first list and has_more says whether more follow', async () => {
@@ -208,6 +252,24 @@ describe('Query.deliveries', () => {
       rest.body.deliveries.map((d) => d.webhook_id),
     );
     expect(res.body.data!.deliveries.deliveries[0]!.event).toEqual(rest.body.deliveries[0]!.event);
+  });
+
+  it('when a delivery’s message was deleted, then its event is null there too, with no error', async () => {
+    const other = await botWithEndpoint(api, manager, receiver);
+    const gone = await messageTo(api, manager, other, 'deleted later qzgqlgoneword');
+    await planNow(api);
+    expect((await api.request('DELETE', `/v1/messages/${gone.id}`, { token: manager.token })).status).toBe(
+      200,
+    );
+    const res = await api.graphql<{ deliveries: DeliveryPage }>(
+      QUERY,
+      { uid: other.uid },
+      { token: manager.token },
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data!.deliveries.deliveries).toHaveLength(1);
+    expect(res.body.data!.deliveries.deliveries[0]!.event).toBeNull();
+    expect(JSON.stringify(res.body)).not.toContain('qzgqlgoneword');
   });
 
   it('when a stranger asks, then the error carries not_manager and 403', async () => {

@@ -1,6 +1,8 @@
-// Shared steps of the webhook tests: a bot that proves its endpoint through the contacts API, and
-// reading its delivery log until it says what a test waits for.
+// Shared steps of the webhook tests: a bot that proves its endpoint through the contacts API, planning
+// deliveries from the event log without sending them, and reading a delivery log until it says what
+// a test waits for.
 import { expect } from '@jest/globals';
+import { planDeliveries } from '../../src/components/webhooks/webhooks-repository.js';
 import { createManaged, postMessage, type PostedMessage, type TestUser } from '../support/factories.js';
 import type { ApiResponse, TestServer } from '../support/test-server.js';
 import type { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -25,7 +27,7 @@ export interface Delivery {
   webhook_id: string;
   type: string;
   url: string;
-  state: 'pending' | 'delivered' | 'failed' | 'disabled';
+  state: 'pending' | 'delivered' | 'failed' | 'disabled' | 'dropped';
   attempts: number;
   last_status: number | null;
   last_error: string | null;
@@ -33,7 +35,8 @@ export interface Delivery {
   created_at: string;
   delivered_at: string | null;
   log: DeliveryAttempt[];
-  event: { type: string; recipient_uid: string; content: { messages: unknown[]; context: unknown[] } };
+  /** Built when the log is read; null once nothing of it is visible to the user any more. */
+  event: { type: string; recipient_uid: string; content: { messages: unknown[]; context: unknown[] } } | null;
 }
 
 export interface DeliveryPage {
@@ -118,4 +121,13 @@ export async function waitForDeliveries(
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * Plans deliveries for every event numbered so far, as a dispatcher's round does first, without
+ * sending anything: for tests where no dispatcher runs (deliveries are planned from the event log by
+ * dispatchers only).
+ */
+export async function planNow(api: TestServer): Promise<void> {
+  while ((await planDeliveries(api.ctx.db, 500)).full);
 }

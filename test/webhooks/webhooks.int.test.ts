@@ -1,8 +1,11 @@
 // Webhook delivery end to end: a bot proves a real HTTP endpoint through the contacts API, messages
 // reach it signed the Standard Webhooks way, and the endpoint's answers drive retries (500, redirect,
 // time-out, refused address, 429 with Retry-After), 410 turns it off, and the schedule ends in
-// `failed`. Claims are exclusive between dispatchers, leases survive a crashed sender, and a service
-// killed with SIGKILL while a retry is pending sends it after a restart with the same webhook-id.
+// `failed`. Deliveries are planned from the event log by the dispatchers, and each body is built at
+// its attempt: a message deleted (or hidden from the bot) before then is not sent, and the delivery
+// is `dropped`. Claims are exclusive between dispatchers, leases survive a crashed sender, and a
+// service killed with SIGKILL while a retry is pending sends it after a restart with the same
+// webhook-id.
 //
 // Every dispatcher of the test run lives in this file (servers elsewhere run without one), and the
 // tests here run one after another, so each test decides which dispatchers are running.
@@ -29,6 +32,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
 import {
   botWithEndpoint,
   messageTo,
+  planNow,
   readDeliveries,
   verifyEndpoint,
   waitForDeliveries,
@@ -104,7 +108,8 @@ describe('a message to a bot with a verified endpoint', () => {
       },
     });
     expect(got!.contentType).toBe('application/json');
-    expect(got!.webhookId).toMatch(/^msg_/);
+    // msg_<event id without dashes>_<recipient uid>
+    expect(got!.webhookId).toMatch(new RegExp(`^msg_[0-9a-f]{32}_${bot.uid}$`));
     expect(got!.signature).toMatch(/^v1,/);
     expect(got!.verified).toBe(true);
     // The check is real: one changed byte of the body fails it.
@@ -156,6 +161,7 @@ describe('a message to a bot with a verified endpoint', () => {
     expect(pinged.status).toBe(200);
 
     const received = await receiver.waitFor((r) => r.length >= 2);
+    expect(received.every((r) => r.webhookId.endsWith(`_${bot.uid}`))).toBe(true);
     const events = received.map(
       (r) => JSON.parse(r.body) as { type: string; content: { messages: { id: string }[] } },
     );
@@ -163,6 +169,36 @@ describe('a message to a bot with a verified endpoint', () => {
     expect(events.map((e) => e.content.messages.map((m) => m.id))).toEqual([[message.id], [message.id]]);
     expect(new Set(received.map((r) => r.webhookId)).size).toBe(2);
     expect(received.every((r) => r.verified)).toBe(true);
+  });
+
+  it('when a message the bot got is tagged, then its endpoint gets nothing more: webhooks carry only the four spec types', async () => {
+    const receiver = await newReceiver();
+    const bot = await botWithEndpoint(api, manager, receiver);
+    const message = await messageTo(api, manager, bot, 'tag me later');
+    await receiver.waitFor((r) => r.length >= 1);
+    const tagged = await api.request('PATCH', `/v1/messages/${message.id}/tags`, {
+      token: manager.token,
+      body: { tags: ['later'] },
+    });
+    expect(tagged.status).toBe(200);
+    // The bot's socket would hear message.updated; its endpoint does not. The next post is the marker.
+    const updates = await api.request<{ notifications: { event: { type: string } }[] }>(
+      'GET',
+      '/v1/notifications',
+      { token: bot.token },
+    );
+    expect(updates.body.notifications.map((n) => n.event.type)).toEqual(['sent', 'message.updated']);
+    const marker = await messageTo(api, manager, bot, 'marker');
+    const received = await receiver.waitFor((r) => r.length >= 2);
+    const bodies = received.map(
+      (r) => JSON.parse(r.body) as { type: string; content: { messages: { id: string }[] } },
+    );
+    expect(bodies.map((b) => [b.type, b.content.messages[0]!.id])).toEqual([
+      ['sent', message.id],
+      ['sent', marker.id],
+    ]);
+    const log = await logOf(bot, (d) => d.length === 2 && d.every((x) => x.state === 'delivered'));
+    expect(log.map((d) => d.type)).toEqual(['sent', 'sent']);
   });
 
   it('when the bot writes a message itself, then its endpoint gets nothing for it', async () => {
@@ -288,6 +324,81 @@ describe('retries', () => {
   });
 });
 
+describe('bodies built at each attempt', () => {
+  it('when the message is deleted before a retry, then nothing more is sent, the delivery is dropped, and the log never shows the deleted content', async () => {
+    const receiver = await newReceiver();
+    const bot = await botWithEndpoint(api, manager, receiver);
+    // The retry is set ten minutes away, so the test decides when it falls due.
+    receiver.answer({ status: 503, headers: { 'retry-after': '600' } });
+    const message = await messageTo(api, manager, bot, 'regret this qzregretword');
+    const [failed] = await logOf(bot, (d) => d[0]?.attempts === 1);
+    expect(failed).toMatchObject({ state: 'pending', last_status: 503 });
+    expect(failed!.event!.content.messages).toEqual([expect.objectContaining({ id: message.id })]);
+    expect(receiver.received).toHaveLength(1);
+
+    const deleted = await api.request('DELETE', `/v1/messages/${message.id}`, { token: manager.token });
+    expect(deleted.status).toBe(200);
+    // The log builds the event now: nothing of the deleted message, even before the retry.
+    const [waiting] = await logOf(bot, () => true);
+    expect(waiting).toMatchObject({ webhook_id: failed!.webhook_id, state: 'pending', event: null });
+    expect(JSON.stringify(waiting)).not.toContain('qzregretword');
+
+    // The retry falls due now.
+    await api.ctx.db.runText('MATCH (d:Delivery {webhook_id: $id}) SET d.next_attempt_at = datetime()', {
+      id: failed!.webhook_id,
+    });
+    const [dropped] = await logOf(bot, (d) => d[0]?.state !== 'pending');
+    expect(dropped).toMatchObject({
+      webhook_id: failed!.webhook_id,
+      state: 'dropped',
+      attempts: 2,
+      last_status: null,
+      next_attempt_at: null,
+      delivered_at: null,
+      event: null,
+    });
+    expect(dropped!.last_error).toMatch(/nothing was sent/i);
+    expect(dropped!.log.map((a) => [a.attempt, a.status])).toEqual([
+      [1, 503],
+      [2, null],
+    ]);
+    expect(dropped!.log[1]!.error).toMatch(/nothing was sent/i);
+    expect(JSON.stringify(dropped)).not.toContain('qzregretword');
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it('when the message is deleted, or the bot removed from it, before the first attempt, then nothing is sent and both deliveries are dropped', async () => {
+    // No dispatcher plans or sends while the messages change.
+    await useDispatchers();
+    const receiver = await newReceiver();
+    const bot = await botWithEndpoint(api, manager, receiver);
+    try {
+      const gone = await messageTo(api, manager, bot, 'gone before sending qzgonesend');
+      const hidden = await messageTo(api, manager, bot, 'hidden before sending qzhiddensend');
+      await messageTo(api, manager, bot, 'kept');
+      expect((await api.request('DELETE', `/v1/messages/${gone.id}`, { token: manager.token })).status).toBe(
+        200,
+      );
+      const removed = await api.request('DELETE', '/v1/recipients/remove', {
+        token: manager.token,
+        body: { message_id: hidden.id, recipient_uid: bot.uid },
+      });
+      expect(removed.status).toBe(200);
+    } finally {
+      await useDefaultDispatcher();
+    }
+    const settled = await logOf(bot, (d) => d.length === 3 && d.every((x) => x.state !== 'pending'));
+    expect(settled.map((d) => d.state)).toEqual(['delivered', 'dropped', 'dropped']);
+    expect(settled.map((d) => d.attempts)).toEqual([1, 1, 1]);
+    expect(receiver.received).toHaveLength(1);
+    const body = JSON.parse(receiver.received[0]!.body) as { content: { messages: { content: string }[] } };
+    expect(body.content.messages.map((m) => m.content)).toEqual(['kept']);
+    const text = JSON.stringify(settled);
+    expect(text).not.toContain('qzgonesend');
+    expect(text).not.toContain('qzhiddensend');
+  });
+});
+
 describe('410 Gone', () => {
   it('when the endpoint answers 410, then it is turned off: pending deliveries stop, no new ones are made, and verifying again turns it back on', async () => {
     const receiver = await newReceiver();
@@ -301,7 +412,7 @@ describe('410 Gone', () => {
     expect(both.map((d) => d.last_status).sort()).toEqual([410, 500]);
     expect(receiver.received).toHaveLength(2);
 
-    // A notification recorded now creates no delivery (both are written in one transaction).
+    // An event numbered now gets no delivery: the planner skips endpoints that are turned off.
     const third = await messageTo(api, manager, bot, 'third');
     const notes = await api.request<{
       notifications: { event: { content: { messages: { id: string }[] } } }[];
@@ -311,8 +422,9 @@ describe('410 Gone', () => {
 
     await verifyEndpoint(api, bot.token, receiver);
     const fourth = await messageTo(api, manager, bot, 'fourth');
+    // The fourth is planned after the third, so the third was passed over for good.
     const deliveries = await logOf(bot, (d) => d.length === 3 && d[0]!.state === 'delivered');
-    expect(deliveries[0]!.event.content.messages).toEqual([expect.objectContaining({ id: fourth.id })]);
+    expect(deliveries[0]!.event!.content.messages).toEqual([expect.objectContaining({ id: fourth.id })]);
     expect(receiver.received.at(-1)!.verified).toBe(true);
   });
 });
@@ -342,6 +454,10 @@ describe('claims and leases', () => {
       const receiver = await newReceiver();
       const bot = await botWithEndpoint(api, manager, receiver);
       await Promise.all(Array.from({ length: 30 }, (_, i) => messageTo(api, manager, bot, `claim ${i}`)));
+      // No dispatcher runs: plan the deliveries as one would, then claim them.
+      await planNow(api);
+      const mine = await readDeliveries(api, manager.token, bot.uid, '?limit=100');
+      expect(mine.body.deliveries).toHaveLength(30);
       const claims = await Promise.all(
         Array.from({ length: 6 }, (_, i) =>
           claimDueDeliveries(api.ctx.db, {
@@ -352,7 +468,6 @@ describe('claims and leases', () => {
           }),
         ),
       );
-      const mine = await readDeliveries(api, manager.token, bot.uid, '?limit=100');
       const ids = new Set(mine.body.deliveries.map((d) => d.webhook_id));
       const claimed = claims.flat().filter((c) => ids.has(c.webhook_id));
       expect(claimed.map((c) => c.webhook_id).sort()).toEqual([...ids].sort());
@@ -368,6 +483,7 @@ describe('claims and leases', () => {
     const receiver = await newReceiver();
     const bot = await botWithEndpoint(api, manager, receiver);
     await messageTo(api, manager, bot, 'crash mid-send');
+    await planNow(api);
     const [pending] = await logOf(bot, (d) => d.length === 1);
     const claims = await claimDueDeliveries(api.ctx.db, {
       owner: 'doomed',

@@ -43,7 +43,21 @@ export async function numberPendingEvents(db: Database, limit: number): Promise<
   });
 }
 
-/** The last number given out. */
+/** Whether committed events wait for a number, or the head waits to be settled. */
+export async function hasPendingEvents(db: Database): Promise<boolean> {
+  const [row] = await db.read('event-log/has-pending');
+  return row?.pending === true;
+}
+
+/** Records, under the log's lock, that every event numbered so far is readable. */
+export async function settleHead(db: Database): Promise<void> {
+  await db.inWrite(async (tx) => {
+    await tx.run('event-log/lock-log');
+    await tx.run('event-log/settle-head');
+  });
+}
+
+/** The last number up to which every event is readable (see read-head.cypher). */
 export async function readHead(db: Database): Promise<number> {
   const [row] = await db.read('event-log/read-head');
   return (row?.head as number | undefined) ?? 0;

@@ -7,14 +7,14 @@
 // makes a cursor replay exact.
 //
 // Writers call flush() after their commit and wait for it, so by the time a request answers, its
-// events are numbered, published and readable by GET /v1/notifications. A failed round costs
+// events are numbered, published, settled (read-head.cypher) and readable by GET /v1/notifications. A failed round costs
 // nothing but time: the events stay pending, and the sweep (every sweepMs, also at start-up after a
 // crash) numbers them.
 import type { Logger } from '../../platform/logger.js';
 import type { Metrics } from '../../platform/metrics.js';
 import type { Database } from '../../platform/neo4j/database.js';
 import type { EventBus } from './event-bus.js';
-import { numberPendingEvents } from './event-log-repository.js';
+import { hasPendingEvents, numberPendingEvents, settleHead } from './event-log-repository.js';
 
 export interface SequencerOptions {
   /** How often to look for events nobody flushed (a writer that crashed after its commit). */
@@ -38,7 +38,7 @@ export class EventSequencer {
     options: SequencerOptions = {},
   ) {
     this.batch = options.batch ?? 1000;
-    this.timer = setInterval(() => void this.flush(), options.sweepMs ?? 1000);
+    this.timer = setInterval(() => void this.sweep(), options.sweepMs ?? 1000);
     this.timer.unref();
   }
 
@@ -57,6 +57,19 @@ export class EventSequencer {
     });
     this.waiting = waiting;
     return waiting;
+  }
+
+  /**
+   * Numbers what nobody flushed, and settles a head left unsettled (a round, even an empty one,
+   * settles the head before it); reads first, so an idle service writes nothing.
+   */
+  private async sweep(): Promise<void> {
+    if (this.current || this.waiting) return;
+    try {
+      if (await hasPendingEvents(this.db)) await this.flush();
+    } catch (error) {
+      this.log.warn({ err: error }, 'Looking for unnumbered events failed');
+    }
   }
 
   async stop(): Promise<void> {
@@ -81,7 +94,12 @@ export class EventSequencer {
         if (round.events.length === 0) return;
         this.metrics.eventsNumbered.inc(round.events.length);
         await this.bus.publish(round);
-        if (round.events.length < this.batch) return;
+        if (round.events.length < this.batch) {
+          // Readers of the log (GET /v1/notifications, gap fills, the webhook planner) go up to
+          // the settled head; the writer that flushed expects its events there when it answers.
+          await settleHead(this.db);
+          return;
+        }
       }
     } catch (error) {
       this.log.warn({ err: error }, 'Numbering events failed; the sweep retries');

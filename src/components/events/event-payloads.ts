@@ -60,21 +60,23 @@ export async function deliverEvent(
 
 /**
  * One change may reach a user through several streams (a message posted into two channels they
- * belong to): the first event of a change and type is handed out, the rest are passed over.
+ * belong to): each message of a change and type is handed out once. An event whose messages were
+ * all handed out already is passed over (null); one with some new is narrowed to those.
  */
 export class ChangeFilter {
   private readonly seen = new Set<string>();
 
   constructor(private readonly capacity = 1000) {}
 
-  firstOfChange(event: LoggedEvent): boolean {
-    if (event.channel_id === null) return true;
-    const key = `${event.change_id}|${event.type}`;
-    if (this.seen.has(key)) return false;
+  unseenPart(event: LoggedEvent): LoggedEvent | null {
+    if (event.channel_id === null) return event;
+    const keyOf = (id: string) => `${event.change_id}|${event.type}|${id}`;
+    const fresh = event.message_ids.filter((id) => !this.seen.has(keyOf(id)));
+    if (fresh.length === 0) return null;
     // Changes are recent when they repeat (their events are numbered together): a short memory does.
-    if (this.seen.size >= this.capacity) this.seen.clear();
-    this.seen.add(key);
-    return true;
+    if (this.seen.size + fresh.length > this.capacity) this.seen.clear();
+    for (const id of fresh) this.seen.add(keyOf(id));
+    return fresh.length === event.message_ids.length ? event : { ...event, message_ids: fresh };
   }
 }
 
@@ -86,7 +88,9 @@ async function buildBatch(ctx: AppContext, keys: readonly PayloadKey[]): Promise
   const byChannelEvent = new Map<string, number[]>();
   keys.forEach(({ event }, index) => {
     if (event.channel_id === null) return;
-    byChannelEvent.set(event.id, [...(byChannelEvent.get(event.id) ?? []), index]);
+    // Keyed by messages too: an event narrowed for one member (ChangeFilter) is judged apart.
+    const key = `${event.id}|${event.message_ids.join(',')}`;
+    byChannelEvent.set(key, [...(byChannelEvent.get(key) ?? []), index]);
   });
   await Promise.all(
     [...byChannelEvent.values()]

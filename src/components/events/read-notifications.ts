@@ -4,7 +4,7 @@
 import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
-import { decodeCursor, encodeCursor } from '../event-log/event-log.js';
+import { decodeCursor, encodeCursor, type LoggedEvent } from '../event-log/event-log.js';
 import { listEventsForUser, readHead } from '../event-log/event-log-repository.js';
 import { ChangeFilter, deliverEvent } from './event-payloads.js';
 import type { DeliveredEvent } from './notification-event.js';
@@ -24,7 +24,8 @@ export async function readNotifications(
   const changes = new ChangeFilter();
   const delivered = await Promise.all(
     shown
-      .filter((event) => changes.firstOfChange(event))
+      .map((event) => changes.unseenPart(event))
+      .filter((event): event is LoggedEvent => event !== null)
       .map((event) => deliverEvent(ctx, caller.uid, event)),
   );
   const last = page.length > query.limit ? shown[shown.length - 1]!.seq : Math.max(after, upto);

@@ -157,10 +157,11 @@ class LogFeed implements NotificationFeed, EventListener {
   async next(): Promise<DeliveredEvent | null> {
     for (;;) {
       if (this.closed) return null;
-      const event = await this.nextLogged();
+      const logged = await this.nextLogged();
+      if (logged === null) continue;
+      this.position = logged.seq;
+      const event = this.changes.unseenPart(logged);
       if (event === null) continue;
-      this.position = event.seq;
-      if (!this.changes.firstOfChange(event)) continue;
       const delivered = await deliverEvent(this.ctx, this.uid, event);
       if (this.closed) return null;
       if (delivered) {

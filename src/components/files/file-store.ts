@@ -27,7 +27,6 @@ export interface StoredUpload {
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
-
 function tempDir(root: string): string {
   return path.join(root, 'tmp');
 }

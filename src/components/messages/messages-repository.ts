@@ -102,7 +102,12 @@ export async function createMessages(
   await tx.run('messages/create-messages', { author_uid: authorUid, items });
   const userEdges = [
     ...items.map((m) => ({ uid: authorUid, message_id: m.id, kind: 'sent', public: null })),
-    ...edges.receivers.map((r) => ({ uid: r.uid, message_id: r.message_id, kind: 'received', public: r.public })),
+    ...edges.receivers.map((r) => ({
+      uid: r.uid,
+      message_id: r.message_id,
+      kind: 'received',
+      public: r.public,
+    })),
   ].sort((a, b) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
   await tx.run('messages/link-users', { author_uid: authorUid, now, edges: userEdges });
   try {

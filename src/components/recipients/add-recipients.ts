@@ -12,12 +12,7 @@ import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
 import type { Tx } from '../../platform/neo4j/database.js';
 import { AppError, messageNotFound } from '../../platform/errors.js';
-import {
-  announceEvents,
-  recordEvents,
-  recordMessageChange,
-  userEvents,
-} from '../event-log/record-events.js';
+import { announceEvents, recordEvents, recordMessageChange, userEvents } from '../event-log/record-events.js';
 import { parseRecipient } from '../messages/recipients.js';
 import type { RecipientInput } from '../messages/messages.schemas.js';
 import { mergeReceivers, resolveAddTargets } from './recipients-repository.js';
@@ -107,7 +102,9 @@ export async function recordRecipientChange(
   changes: { message_id: string; uid: string; public: boolean }[],
 ): Promise<void> {
   const cc = unique(changes.filter((c) => c.public).map((c) => c.message_id));
-  const bcc = unique(changes.filter((c) => !c.public).map((c) => c.message_id)).filter((id) => !cc.includes(id));
+  const bcc = unique(changes.filter((c) => !c.public).map((c) => c.message_id)).filter(
+    (id) => !cc.includes(id),
+  );
   const changedUids = unique(changes.map((c) => c.uid));
   await recordMessageChange(tx, actorUid, 'message.updated', cc, ['recipients'], { skipUids: changedUids });
   await recordMessageChange(tx, actorUid, 'message.updated', bcc, ['recipients'], {
