@@ -10,6 +10,7 @@ import { mountContactRoutes } from './components/contacts/contacts.rest.js';
 import { eventsResolvers } from './components/events/events.resolvers.js';
 import { mountEventRoutes } from './components/events/events.rest.js';
 import { realtimeResolvers } from './components/events/realtime.resolvers.js';
+import { NotificationEventOutput } from './components/events/events.schemas.js';
 import { mountPublicPage } from './components/public-page/public-page.js';
 import { webhooksResolvers } from './components/webhooks/webhooks.resolvers.js';
 import { mountWebhookRoutes } from './components/webhooks/webhooks.rest.js';
@@ -49,6 +50,7 @@ import { mountHealthRoutes } from './platform/http/health.rest.js';
 import { RouteTable, type Authenticator } from './platform/http/route-table.js';
 import { redactUrl } from './platform/logger.js';
 import { createOpenApiRegistry } from './platform/openapi.js';
+import { registerWebhookDocs } from './platform/openapi-webhooks.js';
 
 export interface App {
   express: Express;
@@ -102,6 +104,7 @@ export async function createApp(ctx: AppContext): Promise<App> {
   mountEventRoutes(routes, ctx);
   mountWebhookRoutes(routes, ctx);
   routes.finish();
+  registerWebhookDocs(registry, NotificationEventOutput);
   app.use(router);
 
   const schema = buildSchema([
