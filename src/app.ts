@@ -15,6 +15,7 @@ import { mountPublicPage } from './components/public-page/public-page.js';
 import { webhooksResolvers } from './components/webhooks/webhooks.resolvers.js';
 import { mountWebhookRoutes } from './components/webhooks/webhooks.rest.js';
 import { mountGraphiQL } from './platform/graphql/graphiql.js';
+import { mountDocsPages } from './platform/http/docs-pages.js';
 import { mountAdminRoutes } from './components/admin/admin.rest.js';
 import { metricsResolvers } from './components/admin/metrics.resolvers.js';
 import { mountMetricsRoutes } from './components/admin/metrics.rest.js';
@@ -131,6 +132,7 @@ export async function createApp(ctx: AppContext): Promise<App> {
   mountGraphiQL(app);
   app.use('/graphql', graphql.middleware);
   mountPublicPage(app, ctx);
+  mountDocsPages(app);
 
   app.use(notFoundHandler());
   app.use(errorHandler(ctx.log));
