@@ -46,9 +46,10 @@ describe('GET / in a browser', () => {
     const watch = await watchPage(page);
     const response = await page.goto(`${api.url}/`, { waitUntil: 'load' });
     expect(response?.status()).toBe(200);
-    const hrefs = await page
-      .locator('main a')
-      .evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
+    const links = await page.locator('main a').all();
+    const hrefs = (await Promise.all(links.map((link) => link.getAttribute('href')))).map(
+      (href) => new URL(href ?? '', `${api.url}/`).href,
+    );
     expect(hrefs).toEqual(
       expect.arrayContaining([`${api.url}/docs`, `${api.url}/graphql`, `${api.url}/v1/openapi.json`]),
     );
