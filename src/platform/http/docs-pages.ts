@@ -177,12 +177,10 @@ export function mountDocsPages(app: Express): void {
   app.get('/', (req: Request, res: Response) => {
     // curl and API clients get the same links as JSON; browsers get the page.
     if (req.accepts(['application/json', 'text/html']) === 'application/json') {
-      res
-        .set('Vary', 'Accept')
-        .json({
-          name: 'Skein',
-          links: LINKS.map(({ rel, href, title }) => ({ rel, href: `/${href}`, title })),
-        });
+      res.set('Vary', 'Accept').json({
+        name: 'Skein',
+        links: LINKS.map(({ rel, href, title }) => ({ rel, href: `/${href}`, title })),
+      });
       return;
     }
     res
