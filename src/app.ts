@@ -10,10 +10,12 @@ import { mountContactRoutes } from './components/contacts/contacts.rest.js';
 import { eventsResolvers } from './components/events/events.resolvers.js';
 import { mountEventRoutes } from './components/events/events.rest.js';
 import { realtimeResolvers } from './components/events/realtime.resolvers.js';
+import { NotificationEventOutput } from './components/events/events.schemas.js';
 import { mountPublicPage } from './components/public-page/public-page.js';
 import { webhooksResolvers } from './components/webhooks/webhooks.resolvers.js';
 import { mountWebhookRoutes } from './components/webhooks/webhooks.rest.js';
 import { mountGraphiQL } from './platform/graphql/graphiql.js';
+import { mountDocsPages } from './platform/http/docs-pages.js';
 import { mountAdminRoutes } from './components/admin/admin.rest.js';
 import { metricsResolvers } from './components/admin/metrics.resolvers.js';
 import { mountMetricsRoutes } from './components/admin/metrics.rest.js';
@@ -50,6 +52,7 @@ import { mountMetricsEndpoint, requestMetrics } from './platform/http/metrics.re
 import { RouteTable, type Authenticator } from './platform/http/route-table.js';
 import { redactUrl } from './platform/logger.js';
 import { createOpenApiRegistry } from './platform/openapi.js';
+import { registerWebhookDocs } from './platform/openapi-webhooks.js';
 
 export interface App {
   express: Express;
@@ -105,6 +108,7 @@ export async function createApp(ctx: AppContext): Promise<App> {
   mountEventRoutes(routes, ctx);
   mountWebhookRoutes(routes, ctx);
   routes.finish();
+  registerWebhookDocs(registry, NotificationEventOutput);
   app.use(router);
 
   const schema = buildSchema([
@@ -131,6 +135,7 @@ export async function createApp(ctx: AppContext): Promise<App> {
   mountGraphiQL(app);
   app.use('/graphql', graphql.middleware);
   mountPublicPage(app, ctx);
+  mountDocsPages(app);
 
   app.use(notFoundHandler());
   app.use(errorHandler(ctx.log));

@@ -73,7 +73,18 @@ export async function runService(
     server.listen(config.port, config.host);
     await once(server, 'listening');
     const { port } = server.address() as AddressInfo;
-    log.info({ port, neo4j: embedded ? 'embedded' : target.uri }, 'Skein is listening');
+    const base = config.publicUrl;
+    // The URLs a newcomer needs, in the one line everybody reads.
+    log.info(
+      {
+        port,
+        neo4j: embedded ? 'embedded' : target.uri,
+        docs: `${base}/docs`,
+        graphiql: `${base}/graphql`,
+        openapi: `${base}/v1/openapi.json`,
+      },
+      `Skein is listening on ${base} (API reference ${base}/docs, GraphiQL ${base}/graphql)`,
+    );
     return {
       url: `http://127.0.0.1:${port}`,
       ctx,

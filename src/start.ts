@@ -1,6 +1,6 @@
 // Process entry: configuration, the service, and graceful shutdown on SIGTERM/SIGINT.
 import { ConfigError, loadConfig } from './platform/config.js';
-import { createLogger } from './platform/logger.js';
+import { createLogger, logFormatFor } from './platform/logger.js';
 import { runService } from './service.js';
 
 async function main(): Promise<void> {
@@ -14,7 +14,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, { format: logFormatFor(process.env, process.stdout.isTTY) });
   const service = await runService(config, log, {
     onFatal: (reason) => {
       log.fatal(reason);

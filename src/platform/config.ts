@@ -41,6 +41,7 @@ const EnvSchema = z.object({
   SKEIN_ADMIN_PASSWORD: z.string().optional(),
   SKEIN_TRUST_PROXY: booleanFlag.default(false),
   SKEIN_WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
+  SKEIN_DEFAULT_API_ACCESS: booleanFlag.default(false),
   SKEIN_MAX_UPLOAD_BYTES: positiveInt.default(25 * 1024 * 1024),
   SKEIN_MAIL_TRANSPORT: z.enum(['log', 'smtp']).default('log'),
   SKEIN_SMS_TRANSPORT: z.enum(['log']).default('log'),
@@ -83,6 +84,8 @@ export interface Config {
   admin: { tag: string; password: string } | undefined;
   trustProxy: boolean;
   webhookAllowPrivate: boolean;
+  /** New self-registered accounts get has_api_access (a self-hosted instance among trusted users). */
+  defaultApiAccess: boolean;
   /** Largest file POST /v1/files/upload accepts, in bytes; beyond it the answer is 413. */
   maxUploadBytes: number;
   /** How verification and password-reset codes leave the service (`log`: the outbox file). */
@@ -168,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     trustProxy: e.SKEIN_TRUST_PROXY,
     webhookAllowPrivate: e.SKEIN_WEBHOOK_ALLOW_PRIVATE,
+    defaultApiAccess: e.SKEIN_DEFAULT_API_ACCESS,
     maxUploadBytes: e.SKEIN_MAX_UPLOAD_BYTES,
     messaging: {
       mailTransport: e.SKEIN_MAIL_TRANSPORT,

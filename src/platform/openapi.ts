@@ -40,7 +40,7 @@ export function createOpenApiRegistry(): OpenAPIRegistry {
 }
 
 export function generateOpenApiDocument(registry: OpenAPIRegistry, serverUrl: string): unknown {
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Skein API',
@@ -52,6 +52,24 @@ export function generateOpenApiDocument(registry: OpenAPIRegistry, serverUrl: st
     },
     servers: [{ url: serverUrl }],
   });
+  for (const operations of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(operations as Record<string, { parameters?: unknown[] }>)) {
+      for (const parameter of operation.parameters ?? []) dropNullFromParameter(parameter);
+    }
+  }
+  return document;
+}
+
+/**
+ * zod-to-openapi reads a coerced number with min(0) (`skip`, `since`, depths) as integer-or-null, but
+ * a query or path value is a string and can never be JSON null: the null only misleads generators.
+ */
+function dropNullFromParameter(parameter: unknown): void {
+  const schema = (parameter as { schema?: { type?: unknown } }).schema;
+  if (Array.isArray(schema?.type) && schema.type.includes('null')) {
+    const rest = schema.type.filter((type) => type !== 'null');
+    schema.type = rest.length === 1 ? rest[0] : rest;
+  }
 }
 
 export { z };

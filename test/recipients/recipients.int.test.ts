@@ -694,9 +694,27 @@ describe('OpenAPI', () => {
     expect(res.status).toBe(200);
     const added = res.body.paths['/v1/recipients/add']?.post;
     expect(added?.description).toContain('ANCESTORS');
-    expect(Object.keys(added?.responses ?? {}).sort()).toEqual(['200', '400', '401', '403', '404', '422']);
+    expect(Object.keys(added?.responses ?? {}).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '413',
+      '415',
+      '422',
+    ]);
     const removed = res.body.paths['/v1/recipients/remove']?.delete;
     expect(removed?.description).toContain('propagate_to_descendants');
-    expect(Object.keys(removed?.responses ?? {}).sort()).toEqual(['200', '400', '401', '403', '404', '422']);
+    expect(Object.keys(removed?.responses ?? {}).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '413',
+      '415',
+      '422',
+    ]);
   });
 });

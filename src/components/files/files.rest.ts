@@ -96,7 +96,8 @@ export function mountFileRoutes(routes: RouteTable, ctx: AppContext): void {
     auth: 'required',
     params: FileIdParam,
     response: FileContent,
-    responseType: 'application/octet-stream',
+    // The stored type of the upload, whatever it is.
+    responseType: '*/*',
     errors: { 403: 'messages.read missing.', 404: 'No such file, or not one the caller may read.' },
     handler: ({ caller, params }) => openFile(ctx, caller, params.file_id),
     send: sendFile,

@@ -53,6 +53,7 @@ export function mountIdentityRoutes(routes: RouteTable, ctx: AppContext): void {
     auth: 'none',
     rateLimit: authLimit,
     body: schemas.TokenRequest,
+    headers: schemas.ApiKeyHeader,
     response: schemas.TokenResponse,
     errors: {
       400: 'x-api-key missing.',

@@ -137,3 +137,10 @@ export const SubjectParam = z.object({ subject_uid: Uid });
 export const Jwks = z
   .object({ keys: z.array(z.record(z.string(), z.unknown())).max(0) })
   .openapi('Jwks', { description: 'Always empty.' });
+
+/** POST /v1/auth/token reads the key from this header (400 missing_api_key without it). */
+export const ApiKeyHeader = z.object({
+  'x-api-key': z
+    .string()
+    .openapi({ description: 'An API key `sk_…` from POST /v1/auth/keys/self.', example: 'sk_3f9a1c02_…' }),
+});

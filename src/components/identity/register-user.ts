@@ -21,7 +21,8 @@ export async function registerUser(
     display_name: input.display_name ?? null,
     is_managed: false,
     is_bot: false,
-    has_api_access: false,
+    // Off by default (docs/decisions/002); SKEIN_DEFAULT_API_ACCESS=true opens it to every new account.
+    has_api_access: ctx.config.defaultApiAccess,
     scopes: BASE_SCOPES,
     password_hash: await hashPassword(input.password, ctx.config.bcryptCost),
     email: input.email?.toLowerCase() ?? null,

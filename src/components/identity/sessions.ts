@@ -144,7 +144,13 @@ export async function verifyApiKey(
   }
   if (found.key.revoked_at !== null || isPast(found.key.expires_at)) throw invalidKey();
   if (!found.user.has_api_access) {
-    throw new AppError('api_access_required', 'This account does not have API access.');
+    throw new AppError(
+      'api_access_required',
+      'This account does not have API access. An administrator grants it with PATCH /v1/admin/users/{uid} ' +
+        '{"has_api_access": true} or on the server `npm run admin -- api-access <user_tag>`; a self-hosted ' +
+        'instance can give it to every new account with SKEIN_DEFAULT_API_ACCESS=true. Until then, a bot’s ' +
+        'manager can use POST /v1/managed/auth/delegate for a session token.',
+    );
   }
   const lastUsed = found.key.last_used_at ? Date.parse(found.key.last_used_at) : 0;
   if (Date.now() - lastUsed > 60_000) {

@@ -10,6 +10,8 @@ export const LINKS_PAGE_DEFAULT = 15;
 export const LinkListQuery = z.object({
   ...pageQuery(LINKS_PAGE_DEFAULT),
   show_all_links: QueryBoolean.default(false).openapi({
+    type: 'boolean',
+    default: false,
     description: 'false (default): only stitches you drew; true: stitches drawn by anyone.',
   }),
 });

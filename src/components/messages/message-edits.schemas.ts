@@ -15,6 +15,8 @@ const BatchIds = z
 
 export const DeleteQuery = z.object({
   delete_descendants: QueryBoolean.default(false).openapi({
+    type: 'boolean',
+    default: false,
     description: 'Delete the whole reply subtree too (all or nothing).',
   }),
 });

@@ -46,6 +46,8 @@ export function mountMessageRoutes(routes: RouteTable, ctx: AppContext): void {
     auth: 'required',
     invalidBodyIsBadRequest: true,
     body: schemas.MessagesPostBody,
+    documentedBody: schemas.MessagesPostBodyDocumented,
+    headers: schemas.IdempotencyHeaders,
     response: schemas.MessageCreateResults,
     errors: { 400: 'The body is none of the three forms.', 403: 'messages.write missing.' },
     handler: ({ caller, body, header }) =>
@@ -66,6 +68,8 @@ export function mountMessageRoutes(routes: RouteTable, ctx: AppContext): void {
     auth: 'required',
     invalidBodyIsBadRequest: true,
     body: schemas.MessagesPostBody,
+    documentedBody: schemas.ImportPostBodyDocumented,
+    headers: schemas.IdempotencyHeaders,
     response: schemas.MessageCreateResults,
     errors: { 400: 'The body is none of the three forms.', 403: 'messages.write missing.' },
     handler: ({ caller, body, header }) =>

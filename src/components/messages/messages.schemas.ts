@@ -48,26 +48,30 @@ export const FileRef = z
   .loose()
   .openapi('FileRef', { description: 'File metadata from POST /v1/files/upload; only `file_id` is read.' });
 
+// One shape for both inputs, so the import input is its own flat schema in OpenAPI: extending a
+// registered strict schema would give allOf with two additionalProperties: false, which nothing passes.
+const messageInputShape = {
+  content: z.string().min(1).max(MAX_CONTENT_CHARS),
+  parent_id: MessageId.nullable().optional(),
+  recipients: RecipientList.default([]),
+  public: z.boolean().default(false),
+  tags: TagList.default([]),
+  files: z.array(FileRef).max(20).default([]),
+  subject: z.string().trim().min(1).max(SUBJECT_MAX).nullable().optional(),
+  channel_ids: z.array(MessageId).max(20).default([]),
+  audience: z
+    .enum(['parent'])
+    .nullish()
+    .openapi({
+      description:
+        '"parent": a reply also goes to the parent\'s author and CC recipients (never its BCC ones) and into the ' +
+        "parent's channels that you belong to, as a reply in a chat does. Without it a reply reaches exactly the " +
+        "recipients and channels it names (the spec's per-message visibility). Ignored without a parent.",
+    }),
+};
+
 export const MessageInput = z
-  .object({
-    content: z.string().min(1).max(MAX_CONTENT_CHARS),
-    parent_id: MessageId.nullable().optional(),
-    recipients: RecipientList.default([]),
-    public: z.boolean().default(false),
-    tags: TagList.default([]),
-    files: z.array(FileRef).max(20).default([]),
-    subject: z.string().trim().min(1).max(SUBJECT_MAX).nullable().optional(),
-    channel_ids: z.array(MessageId).max(20).default([]),
-    audience: z
-      .enum(['parent'])
-      .nullish()
-      .openapi({
-        description:
-          '"parent": a reply also goes to the parent\'s author and CC recipients (never its BCC ones) and into the ' +
-          "parent's channels that you belong to, as a reply in a chat does. Without it a reply reaches exactly the " +
-          "recipients and channels it names (the spec's per-message visibility). Ignored without a parent.",
-      }),
-  })
+  .object(messageInputShape)
   .strict()
   .openapi('MessageInput', {
     description:
@@ -94,9 +98,10 @@ export const ImportInfo = z
   .strict()
   .openapi('ImportInfo');
 
-export const ImportedMessageInput = MessageInput.extend({ import_info: ImportInfo }).openapi(
-  'ImportedMessageInput',
-);
+export const ImportedMessageInput = z
+  .object({ ...messageInputShape, import_info: ImportInfo })
+  .strict()
+  .openapi('ImportedMessageInput');
 export type ImportedMessageInput = z.infer<typeof ImportedMessageInput>;
 
 /** POST /v1/messages body: one input, {messages: [...]}, or a raw array. Items are validated one by one. */
@@ -106,11 +111,48 @@ export const MessagesPostBody = z
     z.object({ messages: z.array(z.unknown()).min(1).max(MAX_ITEMS_PER_POST) }).strict(),
     z.object({ content: z.unknown() }).loose(),
   ])
-  .openapi('MessagesPostBody', {
+  .openapi({
     description:
       `One MessageInput, an object {messages: [MessageInput]}, or an array of MessageInput (at most ${MAX_ITEMS_PER_POST}). ` +
       'In a multi-message input each message after the first is a reply to the previous successful one.',
   });
+
+/** How OpenAPI shows the POST /v1/messages body: the three forms with the item type spelled out. */
+export const MessagesPostBodyDocumented = z
+  .union([
+    MessageInput,
+    z.object({ messages: z.array(MessageInput).min(1).max(MAX_ITEMS_PER_POST) }).strict(),
+    z.array(MessageInput).min(1).max(MAX_ITEMS_PER_POST),
+  ])
+  .openapi('MessagesPostBody', {
+    description:
+      `One MessageInput, an object {messages: [MessageInput]}, or an array of MessageInput (at most ${MAX_ITEMS_PER_POST}). ` +
+      'Each item is validated on its own: an invalid item fails alone (422 in its result).',
+  });
+
+/** The POST /v1/messages/import/quote body: the same three forms of ImportedMessageInput. */
+export const ImportPostBodyDocumented = z
+  .union([
+    ImportedMessageInput,
+    z.object({ messages: z.array(ImportedMessageInput).min(1).max(MAX_ITEMS_PER_POST) }).strict(),
+    z.array(ImportedMessageInput).min(1).max(MAX_ITEMS_PER_POST),
+  ])
+  .openapi('ImportPostBody', {
+    description: 'One ImportedMessageInput, {messages: [ImportedMessageInput]}, or an array of them.',
+  });
+
+/** The Idempotency-Key header of the message-creating routes (read by idempotencyKeyOf). */
+export const IdempotencyHeaders = z.object({
+  'Idempotency-Key': z
+    .string()
+    .regex(/^[\x21-\x7e]{1,255}$/)
+    .optional()
+    .openapi({
+      description:
+        'The same key from the same caller within 24 hours answers the first answer again and creates nothing.',
+      example: 'lunch-2026-11-24-1',
+    }),
+});
 
 export const Author = z.object({ uid: z.string(), user_tag: z.string() }).openapi('Author');
 
@@ -198,6 +240,10 @@ export function pageQuery(defaultLimit: number) {
   };
 }
 
+/**
+ * A boolean query flag. Uses say `.openapi({ type: 'boolean', default })` so the document shows a
+ * boolean (clients send true/false) rather than the string enum with a boolean default.
+ */
 export const QueryBoolean = z
   .enum(['true', 'false', '1', '0'])
   .transform((value) => value === 'true' || value === '1');

@@ -17,6 +17,8 @@ export const InboxQuery = z.object({
   ...pageQuery(15),
   channel_id: ChannelFilter,
   unread_only: QueryBoolean.default(false).openapi({
+    type: 'boolean',
+    default: false,
     description: 'Keep only threads where you still have an unread receivers edge (read_at null).',
   }),
 });
@@ -37,14 +39,20 @@ export const TraverseQuery = z.object({
     description: '`replies`: reply edges; `links`: stitches (upward = incoming, downward = outgoing).',
   }),
   get_replies: QueryBoolean.default(true).openapi({
+    type: 'boolean',
+    default: true,
     description: 'Give each message `replies: {count, ids}`, its visible reply children.',
   }),
   get_children: QueryBoolean.default(false).openapi({
+    type: 'boolean',
+    default: false,
     description:
       'Also return the one-hop children (by edge_type) of every returned message that are not already in ' +
       'the result, at their parent depth + 1, with their edges.',
   }),
   default_path_only: QueryBoolean.default(false).openapi({
+    type: 'boolean',
+    default: false,
     description:
       "Downward, follow only each message's `default_outgoing` child (when it is a child by edge_type), " +
       'a single chain; upward is unchanged.',

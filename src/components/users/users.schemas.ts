@@ -41,7 +41,9 @@ export const UserOutput = z
     is_bot: z.boolean(),
     has_api_access: z.boolean(),
     created_at: z.string(),
-    bot: BotMetadata.nullable(),
+    // A union rather than .nullable(): zod-to-openapi would mark the shared BotMetadata component
+    // itself nullable, and the create inputs that reuse it would then document a null they refuse.
+    bot: z.union([BotMetadata, z.null()]),
   })
   .openapi('UserOutput');
 export type UserOutput = z.infer<typeof UserOutput>;
@@ -105,6 +107,8 @@ export const UserTagParam = z.object({
   user_tag: z
     .string()
     .transform((tag) => tag.replace(/^@/, ''))
-    .pipe(UserTag),
+    .pipe(UserTag)
+    // The pipe hides the rule from zod-to-openapi; this states it, with the optional leading @.
+    .openapi({ type: 'string', pattern: '^@?[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$', example: 'ada' }),
 });
 export const UidParam = z.object({ uid: Uid });

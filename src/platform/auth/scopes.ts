@@ -36,8 +36,25 @@ export interface HasPermissions {
   permissions: readonly Scope[];
 }
 
+/** How a caller gets each scope: the 403 says it, so a newcomer is not stuck at the first post. */
+const HOW_TO_GET: Record<Scope, string> = {
+  'messages.read': 'Every account has it; a session minted from an API key has at most the key’s scopes_cap.',
+  'messages.write':
+    'Accounts get it by verifying an email (POST /v1/auth/contacts/email/request {email}, then ' +
+    '/v1/auth/contacts/email/verify {email, code}) or a phone; a local install writes the code to ' +
+    '$SKEIN_DATA_DIR/outbox.jsonl. Bots (managed users) have it from creation. A session from an API key ' +
+    'has at most the key’s scopes_cap.',
+  'realtime.connect':
+    'Accounts get it by verifying an email or a phone (POST /v1/auth/contacts/email/request); bots have it ' +
+    'from creation. A session from an API key has at most the key’s scopes_cap.',
+  'channels.create':
+    'An administrator grants it: PATCH /v1/admin/users/{uid} {"scopes": [...]}, or on the server ' +
+    '`npm run admin -- grant <user_tag> channels.create`; sessions signed in after the grant carry it.',
+  admin: 'Only an administrator grants it (or SKEIN_ADMIN_TAG and SKEIN_ADMIN_PASSWORD at start-up).',
+};
+
 export function assertScope(caller: HasPermissions, scope: Scope): void {
   if (!caller.permissions.includes(scope)) {
-    throw new AppError('insufficient_scope', `This action needs the ${scope} scope.`);
+    throw new AppError('insufficient_scope', `This action needs the ${scope} scope. ${HOW_TO_GET[scope]}`);
   }
 }

@@ -2,10 +2,11 @@
 // its auth mode decides whether a caller is required, and its handler only maps to a use case.
 import type { OpenAPIRegistry, RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { NextFunction, Request, Response, Router } from 'express';
-import type { ZodType, z } from 'zod';
+import type { ZodObject, ZodRawShape, ZodType } from 'zod';
 import { requireCaller, type Caller, type Credentials } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
-import { ErrorBody } from '../openapi.js';
+import { ErrorBody, z } from '../openapi.js';
+import { requestExample } from '../openapi-examples.js';
 import type { Limiter } from '../rate-limits.js';
 import { parseInput } from '../validation.js';
 import { authenticateRequest, type Authenticator } from './authenticate-request.js';
@@ -39,7 +40,16 @@ interface RouteBase<B extends ZodType, Q extends ZodType, P extends ZodType, R e
   summary: string;
   description?: string;
   tag: string;
+  /** OpenAPI operationId; derived from the method and path when absent (see operationIdOf). */
+  operationId?: string;
   body?: B;
+  /**
+   * The body as OpenAPI shows it, when `body` validates less on purpose (POST /v1/messages checks
+   * each item on its own so that one bad item fails alone, but clients need the item's type).
+   */
+  documentedBody?: ZodType;
+  /** Request headers the handler reads (through `header()`); documented only, never validated here. */
+  headers?: ZodObject<ZodRawShape>;
   query?: Q;
   params?: P;
   response: R;
@@ -180,34 +190,88 @@ export class RouteTable {
   private document<B extends ZodType, Q extends ZodType, P extends ZodType, R extends ZodType>(
     spec: RouteSpec<B, Q, P, R>,
   ): void {
+    const path = spec.path.replace(/:([A-Za-z_]+)/g, '{$1}');
     const responses: RouteConfig['responses'] = {
       [spec.status ?? 200]: {
         description: 'Success',
         content: { [spec.responseType ?? 'application/json']: { schema: spec.response } },
       },
     };
+    const jsonBody = spec.body !== undefined && spec.readBody === undefined;
     const errors: Record<number, string | undefined> = { ...spec.errors };
-    if (spec.auth !== 'none') errors[401] ??= 'Not authenticated, or the session or key is invalid.';
+    if (jsonBody) {
+      // What express.json and the error handler answer before a route sees the body.
+      errors[400] ??= '`invalid_json`: the body is not valid JSON.';
+      errors[413] ??= '`payload_too_large`: the JSON body is over 1 MB.';
+      errors[415] ??= '`unsupported_media_type`: a charset other than UTF-8, or a compressed body.';
+    }
+    if (spec.auth === 'required') errors[401] ??= 'Not authenticated, or the session or key is invalid.';
+    if (spec.auth === 'optional') errors[401] ??= 'Credentials were sent but are invalid or expired.';
     if (spec.body || spec.query || spec.params) errors[422] ??= 'Validation error.';
     if (spec.rateLimit) errors[429] ??= 'Rate limit hit; see Retry-After.';
     for (const [status, description] of Object.entries(errors)) {
       if (!description) continue;
       responses[status] = { description, content: { 'application/json': { schema: ErrorBody } } };
     }
-    const request: RouteConfig['request'] = {};
-    if (spec.body)
-      request.body = { content: { [spec.bodyType ?? 'application/json']: { schema: spec.body } } };
+    const request: RouteConfig['request'] = {
+      headers: CorrelationHeader.extend(spec.headers?.shape ?? {}),
+    };
+    if (spec.body) {
+      const example = requestExample(spec.method, path);
+      request.body = {
+        // A missing body is read as {}: the body is required exactly when {} is refused.
+        required: jsonBody ? !spec.body.safeParse({}).success : true,
+        content: {
+          [spec.bodyType ?? 'application/json']: {
+            schema: spec.documentedBody ?? spec.body,
+            ...(example === undefined ? {} : { example }),
+          },
+        },
+      };
+    }
     if (spec.query) request.query = spec.query as unknown as NonNullable<RouteConfig['request']>['query'];
     if (spec.params) request.params = spec.params as unknown as NonNullable<RouteConfig['request']>['params'];
+    const credentials: Record<string, string[]>[] = [{ bearer: [] }, { apiKey: [] }, { cookie: [] }];
     this.registry.registerPath({
       method: spec.method,
-      path: spec.path.replace(/:([A-Za-z_]+)/g, '{$1}'),
+      path,
+      operationId: spec.operationId ?? operationIdOf(spec.method, path),
       summary: spec.summary,
       ...(spec.description ? { description: spec.description } : {}),
       tags: [spec.tag],
-      security: spec.auth === 'none' ? [] : [{ bearer: [] }, { apiKey: [] }, { cookie: [] }],
+      // `{}` is OpenAPI's "no credentials" alternative: optional-auth operations also serve anyone.
+      security: spec.auth === 'none' ? [] : spec.auth === 'optional' ? [...credentials, {}] : credentials,
       request,
       responses,
     });
   }
+}
+
+/** Every route echoes a well-formed X-Correlation-Id (src/app.ts) so callers can match logs. */
+const CorrelationHeader = z.object({
+  'X-Correlation-Id': z
+    .string()
+    .regex(/^[\w.:-]{1,128}$/)
+    .optional()
+    .openapi({
+      description:
+        'Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request.',
+      example: 'req-7f3a9c',
+    }),
+});
+
+/**
+ * A stable operationId from the method and path, for generated clients: GET /v1/messages/{message_id}/tree-ids
+ * → getMessagesTreeIdsByMessageId. Literal segments in order, then the parameters.
+ */
+export function operationIdOf(method: Method, path: string): string {
+  const words = (segment: string) =>
+    segment
+      .split(/[^A-Za-z0-9]+/)
+      .filter(Boolean)
+      .map((word) => word[0]!.toUpperCase() + word.slice(1));
+  const segments = path.split('/').filter((segment) => segment !== '' && segment !== 'v1');
+  const literal = segments.filter((segment) => !segment.startsWith('{')).flatMap(words);
+  const params = segments.filter((segment) => segment.startsWith('{')).flatMap(words);
+  return method + literal.join('') + (params.length > 0 ? 'By' + params.join('And') : '');
 }

@@ -54,7 +54,7 @@ export class OutboxFile {
           code: shown.code ?? null,
         },
       },
-      `outgoing ${line.kind} written to ${OUTBOX_FILE}`,
+      `outgoing ${line.kind} written to ${this.path}`,
     );
   }
 }

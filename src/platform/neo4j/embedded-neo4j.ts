@@ -43,10 +43,14 @@ export function ensureLauncherBuilt(log: Logger): void {
     existsSync(LIB) &&
     sources.every((source) => statSync(source).mtimeMs <= statSync(built).mtimeMs);
   if (upToDate) return;
-  log.info('building the embedded Neo4j launcher with Maven (first run only)');
+  log.info(
+    'building the embedded Neo4j launcher with Maven (first run only; a cold Maven cache downloads about ' +
+      '120 MB, which can take a few minutes with no output)',
+  );
   const result = spawnSync(
     'mvn',
-    ['-q', '-B', '-f', path.join(LAUNCHER_DIR, 'pom.xml'), 'package', '-DskipTests'],
+    // -B and style.color=never: no ANSI colour codes in the service's log.
+    ['-q', '-B', '-Dstyle.color=never', '-f', path.join(LAUNCHER_DIR, 'pom.xml'), 'package', '-DskipTests'],
     {
       stdio: 'inherit',
     },
@@ -60,6 +64,17 @@ function readOrCreatePassword(dataDir: string): string {
   const password = randomBytes(24).toString('base64url');
   writeFileSync(file, password, { mode: 0o600 });
   return password;
+}
+
+/**
+ * Where a running service's embedded Neo4j answers, for tools beside it (the admin command): the
+ * loopback Bolt port and the password the service keeps in its data folder. Null before the first start.
+ */
+export function embeddedNeo4jTarget(dataDir: string, port: number): Neo4jTarget | null {
+  const file = path.join(dataDir, 'neo4j-password');
+  if (!existsSync(file)) return null;
+  const password = readFileSync(file, 'utf8').trim();
+  return { uri: `bolt://127.0.0.1:${port}`, user: 'neo4j', password, database: undefined };
 }
 
 export async function startEmbeddedNeo4j(options: EmbeddedOptions): Promise<EmbeddedNeo4j> {
