@@ -468,8 +468,13 @@ async function perform(world: World, action: ActionPlan): Promise<Expected> {
       const unchanged: string[] = [];
       for (const id of affected)
         for (const [user, w] of wanted) {
+          const m = model.message(id);
+          const existing = m.receivers.get(user);
+          // An existing BCC edge the adder may not see is answered `added`, as a new one would be
+          // (`unchanged` would reveal it).
+          const hidden = existing !== undefined && !model.recipientListedTo(actor, m, user, existing);
           const isNew = model.addReceiver(id, user, w.public, actor);
-          (isNew ? added : unchanged).push(`${id}/${model.uid(user)}`);
+          (isNew || hidden ? added : unchanged).push(`${id}/${model.uid(user)}`);
           if (isNew && w.notify && user !== actor && model.message(id).author !== user)
             expect_(expected, 'added', model.uid(user), id);
         }
