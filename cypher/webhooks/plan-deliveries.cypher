@@ -1,7 +1,9 @@
 // Second statement of a planning round, under the planner's lock: for the next numbered events of
 // the spec's four types, one pending Delivery per recipient that has a verified endpoint contact
 // 410 has not turned off (a user event's user; a channel event's members, except those it skips),
-// due at once; then the planner moves past them. The body is built at each attempt, from the graph.
+// due at once; then the planner moves past them. An event recorded before the endpoint's latest
+// verification gets none: it happened while the endpoint was off (or not yet there), and the
+// planner's lag must not decide whether it is sent. The body is built at each attempt, from the graph.
 // (One endpoint contact per user is the rule; should there be several, the latest verified wins.)
 MATCH (planner:WebhookPlanner {id: 'planner'})
 OPTIONAL MATCH (log:EventLog {id: 'log'})
@@ -16,11 +18,12 @@ CALL (after, upto) {
   WHERE e.seq > after AND e.seq <= upto AND e.type IN ['sent', 'ping', 'added', 'channels']
   CALL (e) {
     MATCH (u:User {uid: e.uid})-[:HAS_CONTACT]->(c:Contact {kind: 'endpoint'})
-    WHERE c.verified_at IS NOT NULL AND c.disabled_at IS NULL
+    WHERE c.verified_at IS NOT NULL AND c.disabled_at IS NULL AND c.verified_at <= e.created_at
     RETURN u, c
     UNION
     MATCH (:Channel {id: e.channel_id})-[:HAS_MEMBER]->(u:User)-[:HAS_CONTACT]->(c:Contact {kind: 'endpoint'})
-    WHERE c.verified_at IS NOT NULL AND c.disabled_at IS NULL AND NOT u.uid IN e.skip_uids
+    WHERE c.verified_at IS NOT NULL AND c.disabled_at IS NULL AND c.verified_at <= e.created_at
+      AND NOT u.uid IN e.skip_uids
     RETURN u, c
   }
   WITH e, u, c ORDER BY c.verified_at DESC
