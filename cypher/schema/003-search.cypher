@@ -1,7 +1,6 @@
-// Search: full-text (Lucene) indexes read by cypher/search/*. Neither is eventually consistent
-// (`fulltext.eventually_consistent` false, Neo4j's default, stated here so that it stays so): an
-// index update is part of the writing transaction's commit, so a message is searchable as soon as
-// its post answers.
+// Search: full-text (Lucene) indexes read by cypher/search/*. Version 011 makes both eventually
+// consistent (the consistent form below capped posting; see there why, and how searches still find
+// a message as soon as its post answered).
 // Message content, analysed by `standard-no-stop-words` (Unicode word boundaries, lower-cased,
 // no stemming, no stop words: a search for "the" finds "the").
 CREATE FULLTEXT INDEX message_content IF NOT EXISTS FOR (m:Message) ON EACH [m.content]

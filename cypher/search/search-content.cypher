@@ -2,6 +2,8 @@
 // ids matching the Lucene query $lucene on the message_content full-text index, best Lucene score
 // first, then newest. $tags (lower-case, may be empty) must all ($match = 'all') or any of them
 // occur in m.tags. Visibility is decided here, per hit, by the one rule.
+// The indexes are eventually consistent (schema 011): wait until every committed write is in them.
+CALL db.index.fulltext.awaitEventuallyConsistentIndexRefresh()
 CALL db.index.fulltext.queryNodes('message_content', $lucene) YIELD node AS m, score
 WHERE {{can_see(m)}}
   AND (size($tags) = 0

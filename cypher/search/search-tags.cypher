@@ -3,6 +3,8 @@
 // finds the candidates from $lucene; the WHERE restates the rule on the list itself so that the
 // answer never depends on the analyzer. Relevance is the number of the asked tags a message
 // carries (all equal under 'all'), then newest first.
+// The indexes are eventually consistent (schema 011): wait until every committed write is in them.
+CALL db.index.fulltext.awaitEventuallyConsistentIndexRefresh()
 CALL db.index.fulltext.queryNodes('message_tags', $lucene) YIELD node AS m
 WITH m, size([t IN $tags WHERE t IN m.tags]) AS matched
 WHERE matched > 0

@@ -3,6 +3,8 @@
 // twice: Lucene hands over at most $hits best hits, and of those the $cap best-scoring ones the
 // viewer may see (the source itself excluded) come back, with the content the exact score is
 // computed from in TypeScript.
+// The indexes are eventually consistent (schema 011): wait until every committed write is in them.
+CALL db.index.fulltext.awaitEventuallyConsistentIndexRefresh()
 CALL db.index.fulltext.queryNodes('message_content', $lucene, {limit: $hits}) YIELD node AS m, score
 WHERE m.id <> $source_id AND {{can_see(m)}}
 RETURN m.id AS id, m.content AS content, m.created_at AS created_at
