@@ -16,7 +16,6 @@ import {
   resolvePostRefs,
   type NewMessage,
   type NewMessageEdges,
-  type PostRefs,
 } from '../../src/components/messages/messages-repository.js';
 import {
   SIMILAR_CANDIDATES,
@@ -188,7 +187,7 @@ export class DbLimits {
   }
 
   /**
-   * POST /v1/messages: session, resolve-post-refs, then one write transaction with the messages,
+   * POST /v1/messages: session, then one write transaction that resolves the references and writes the messages,
    * their edges, the hydrated answer and the notifications (with their webhook deliveries).
    * `plan(worker, iteration)` gives the post: its author, contents (chained when several), the
    * recipients of each message and the channels each message is posted into.
@@ -197,18 +196,11 @@ export class DbLimits {
     return async (worker, iteration) => {
       const { author, contents, recipientUids, channelIds } = plan(worker, iteration);
       await this.authenticate(author);
-      const refs = await resolvePostRefs(this.db, author.uid, {
-        parent_ids: [],
-        tags: [],
-        uids: recipientUids,
-        channel_ids: channelIds,
-        file_ids: [],
-      });
       // Ids are 8 random hex characters, unique by constraint: on a store of a million messages a
       // 100-message post collides now and then, and the service then retries with fresh ids.
       for (let attempt = 0; ; attempt++) {
         try {
-          return await this.writePost(author, contents, recipientUids, channelIds, refs);
+          return await this.writePost(author, contents, recipientUids, channelIds);
         } catch (error) {
           if (constraintClash(error) !== 'id' || attempt >= 3) throw error;
         }
@@ -222,56 +214,67 @@ export class DbLimits {
     contents: string[],
     recipientUids: string[],
     channelIds: string[],
-    refs: PostRefs,
   ): Promise<number> {
-    const base = Date.now();
-    const items: NewMessage[] = [];
-    const edges: NewMessageEdges = { replies: [], receivers: [], inclusions: [], attachments: [] };
-    const toNotify: { uid: string; message_id: string }[] = [];
-    // Each message after the first replies to the one before it, in the first one's thread.
-    let parentId: string | null = null;
-    let rootId: string | null = null;
-    for (const content of contents) {
-      const id = newShortId();
-      rootId ??= id;
-      items.push({
-        id,
-        content,
-        subject: null,
-        public: false,
-        created_at: new Date(base + items.length).toISOString(),
-        parent_id: parentId,
-        root_id: rootId,
-        tags: [],
-        import_info_json: null,
+    // As the service does: the references are resolved in the write transaction.
+    return this.db
+      .inWrite(async (tx) => {
+        const refs = await resolvePostRefs(tx, author.uid, {
+          parent_ids: [],
+          tags: [],
+          uids: recipientUids,
+          channel_ids: channelIds,
+          file_ids: [],
+        });
+        const base = Date.now();
+        const items: NewMessage[] = [];
+        const edges: NewMessageEdges = { replies: [], receivers: [], inclusions: [], attachments: [] };
+        const toNotify: { uid: string; message_id: string }[] = [];
+        // Each message after the first replies to the one before it, in the first one's thread.
+        let parentId: string | null = null;
+        let rootId: string | null = null;
+        for (const content of contents) {
+          const id = newShortId();
+          rootId ??= id;
+          items.push({
+            id,
+            content,
+            subject: null,
+            public: false,
+            created_at: new Date(base + items.length).toISOString(),
+            parent_id: parentId,
+            root_id: rootId,
+            tags: [],
+            import_info_json: null,
+          });
+          if (parentId) edges.replies.push({ parent_id: parentId, child_id: id });
+          for (const wanted of recipientUids) {
+            const uid = refs.users.get(`uid:${wanted}`);
+            if (!uid) throw new Error(`no user ${wanted}`);
+            edges.receivers.push({ message_id: id, uid, public: true });
+            toNotify.push({ uid, message_id: id });
+          }
+          for (const channelId of channelIds) {
+            if (!refs.channels.get(channelId)?.member) throw new Error(`not a member of ${channelId}`);
+            edges.inclusions.push({ message_id: id, channel_id: channelId });
+          }
+          parentId = id;
+        }
+        await createMessages(tx, author.uid, items, edges);
+        await hydrateMessages(
+          tx,
+          { uid: author.uid },
+          items.map((m) => m.id),
+          this.publicUrl,
+        );
+        await recordEvents(tx, author.uid, [
+          ...userEvents('sent', toNotify, author.uid),
+          ...channelEvents('channels', edges.inclusions, author.uid, edges.receivers),
+        ]);
+        return items.length;
+      })
+      .then(async (count) => {
+        await numberPendingEvents(this.db, 1000);
+        return count;
       });
-      if (parentId) edges.replies.push({ parent_id: parentId, child_id: id });
-      for (const wanted of recipientUids) {
-        const uid = refs.users.get(`uid:${wanted}`);
-        if (!uid) throw new Error(`no user ${wanted}`);
-        edges.receivers.push({ message_id: id, uid, public: true });
-        toNotify.push({ uid, message_id: id });
-      }
-      for (const channelId of channelIds) {
-        if (!refs.channels.get(channelId)?.member) throw new Error(`not a member of ${channelId}`);
-        edges.inclusions.push({ message_id: id, channel_id: channelId });
-      }
-      parentId = id;
-    }
-    await this.db.inWrite(async (tx) => {
-      await createMessages(tx, author.uid, items, edges);
-      await hydrateMessages(
-        tx,
-        { uid: author.uid },
-        items.map((m) => m.id),
-        this.publicUrl,
-      );
-      await recordEvents(tx, author.uid, [
-        ...userEvents('sent', toNotify, author.uid),
-        ...channelEvents('channels', edges.inclusions, author.uid, edges.receivers),
-      ]);
-    });
-    await numberPendingEvents(this.db, 1000);
-    return items.length;
   }
 }

@@ -47,11 +47,11 @@ export interface PostRefs {
 }
 
 export async function resolvePostRefs(
-  db: Database,
+  tx: Tx,
   viewerUid: string,
   wanted: { parent_ids: string[]; tags: string[]; uids: string[]; channel_ids: string[]; file_ids: string[] },
 ): Promise<PostRefs> {
-  const [row] = await db.read('messages/resolve-post-refs', { viewer_uid: viewerUid, ...wanted });
+  const [row] = await tx.run('messages/resolve-post-refs', { viewer_uid: viewerUid, ...wanted });
   const r = row as {
     parents: ParentRef[];
     users: { key: string; uid: string }[];
@@ -110,6 +110,7 @@ export async function createMessages(
     })),
   ].sort((a, b) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
   await tx.run('messages/link-users', { author_uid: authorUid, now, edges: userEdges });
+  if (edges.replies.length + edges.inclusions.length + edges.attachments.length === 0) return;
   try {
     const [counts] = await tx.run('messages/link-new-messages', {
       author_uid: authorUid,

@@ -99,15 +99,74 @@ async function attemptPost(
   });
   const inputs = checked.flatMap((item) => ('input' in item ? [item.input] : []));
   const recipientRefs = inputs.flatMap((input) => input.recipients.map(parseRecipient));
-  const mentions = inputs.map((input) => mentionedTags(input.content));
-  const refs = await resolvePostRefs(ctx.db, caller.uid, {
+  const wanted = {
     parent_ids: unique(inputs.flatMap((input) => (input.parent_id ? [input.parent_id] : []))),
-    tags: unique([...recipientRefs.filter((r) => r.kind === 'tag').map((r) => r.value), ...mentions.flat()]),
+    tags: unique([
+      ...recipientRefs.filter((r) => r.kind === 'tag').map((r) => r.value),
+      ...inputs.flatMap((input) => mentionedTags(input.content)),
+    ]),
     uids: unique(recipientRefs.filter((r) => r.kind === 'uid').map((r) => r.value)),
     channel_ids: unique(inputs.flatMap((input) => input.channel_ids)),
     file_ids: unique(inputs.flatMap((input) => input.files.map((file) => file.file_id))),
-  });
+  };
 
+  // References are resolved in the write transaction itself (one transaction per post, not two);
+  // a retry of that transaction plans again from what it reads.
+  let plan: PostPlan | undefined;
+  const answer = async (
+    source: Database | Tx,
+    { items, outcome }: PostPlan,
+  ): Promise<MessageCreateResult[]> => {
+    const messages = await hydrateMessages(
+      source,
+      { uid: caller.uid },
+      items.map((m) => m.id),
+      ctx.config.publicUrl,
+    );
+    const byId = new Map(messages.map((m) => [m.id, m]));
+    return outcome.map((entry) =>
+      'id' in entry
+        ? { index: entry.index, ok: true as const, message: byId.get(entry.id)! }
+        : { index: entry.index, ok: false as const, error: entry.error },
+    );
+  };
+  const stored = await ctx.db.inWrite(async (tx) => {
+    const refs = await resolvePostRefs(tx, caller.uid, wanted);
+    plan = planPost(checked, refs, caller.uid);
+    const { items, edges, toNotify, mentioned } = plan;
+    if (items.length > 0) await createMessages(tx, caller.uid, items, edges);
+    // With an idempotency key the answer is stored with the write, so it is built inside it;
+    // without, it is built after the commit, which keeps the write transaction (and its locks) short.
+    const results = key ? await answer(tx, plan) : null;
+    if (key) await saveIdempotentAnswer(tx, key, JSON.stringify(results));
+    // A mention pings only who can see the message and is not told about it by this post already.
+    const told = new Set(toNotify.map((t) => `${t.uid}/${t.message_id}`));
+    const pinged = await findMentioned(
+      tx,
+      mentioned.filter((m) => !told.has(`${m.uid}/${m.message_id}`)),
+    );
+    await recordEvents(tx, caller.uid, [
+      ...userEvents('sent', toNotify, caller.uid),
+      // A recipient who asked not to be notified is still not told through the channel.
+      ...channelEvents('channels', edges.inclusions, caller.uid, edges.receivers),
+      ...userEvents('ping', pinged, caller.uid),
+    ]);
+    return results;
+  });
+  return stored ?? answer(ctx.db, plan!);
+}
+
+/** What a post writes, decided from the references it resolved. */
+interface PostPlan {
+  items: NewMessage[];
+  edges: NewMessageEdges;
+  toNotify: { uid: string; message_id: string }[];
+  mentioned: { uid: string; message_id: string }[];
+  outcome: ({ index: number; id: string } | { index: number; error: ItemError })[];
+}
+
+/** Plans every item in order; an item that fails leaves the chain to the previous successful one. */
+function planPost(checked: Checked[], refs: PostRefs, callerUid: string): PostPlan {
   const base = Date.now();
   const items: NewMessage[] = [];
   const edges: NewMessageEdges = { replies: [], receivers: [], inclusions: [], attachments: [] };
@@ -120,7 +179,7 @@ async function attemptPost(
       outcome.push(item);
       continue;
     }
-    const planned = planItem(item.input, refs, previous, caller.uid);
+    const planned = planItem(item.input, refs, previous, callerUid);
     if ('error' in planned) {
       outcome.push({ index: item.index, error: planned.error });
       continue;
@@ -151,54 +210,19 @@ async function attemptPost(
     );
     for (const tag of mentionedTags(item.input.content)) {
       const uid = refs.users.get(`tag:${tag}`);
-      if (uid && uid !== caller.uid) mentioned.push({ uid, message_id: id });
+      if (uid && uid !== callerUid) mentioned.push({ uid, message_id: id });
     }
     outcome.push({ index: item.index, id });
     // The next item replies to this one; its audience, for "audience": "parent", is this one's.
     previous = {
       id,
       root_id: parent?.root_id ?? id,
-      author_uid: caller.uid,
+      author_uid: callerUid,
       cc_uids: planned.receivers.filter((r) => r.public).map((r) => r.uid),
       channel_ids: planned.channel_ids,
     };
   }
-
-  const answer = async (source: Database | Tx): Promise<MessageCreateResult[]> => {
-    const messages = await hydrateMessages(
-      source,
-      { uid: caller.uid },
-      items.map((m) => m.id),
-      ctx.config.publicUrl,
-    );
-    const byId = new Map(messages.map((m) => [m.id, m]));
-    return outcome.map((entry) =>
-      'id' in entry
-        ? { index: entry.index, ok: true as const, message: byId.get(entry.id)! }
-        : { index: entry.index, ok: false as const, error: entry.error },
-    );
-  };
-  const stored = await ctx.db.inWrite(async (tx) => {
-    if (items.length > 0) await createMessages(tx, caller.uid, items, edges);
-    // With an idempotency key the answer is stored with the write, so it is built inside it;
-    // without, it is built after the commit, which keeps the write transaction (and its locks) short.
-    const results = key ? await answer(tx) : null;
-    if (key) await saveIdempotentAnswer(tx, key, JSON.stringify(results));
-    // A mention pings only who can see the message and is not told about it by this post already.
-    const told = new Set(toNotify.map((t) => `${t.uid}/${t.message_id}`));
-    const pinged = await findMentioned(
-      tx,
-      mentioned.filter((m) => !told.has(`${m.uid}/${m.message_id}`)),
-    );
-    await recordEvents(tx, caller.uid, [
-      ...userEvents('sent', toNotify, caller.uid),
-      // A recipient who asked not to be notified is still not told through the channel.
-      ...channelEvents('channels', edges.inclusions, caller.uid, edges.receivers),
-      ...userEvents('ping', pinged, caller.uid),
-    ]);
-    return results;
-  });
-  return stored ?? answer(ctx.db);
+  return { items, edges, toNotify, mentioned, outcome };
 }
 
 interface PlannedItem {
