@@ -82,7 +82,11 @@ export async function createApp(ctx: AppContext): Promise<App> {
     if (correlationId && /^[\w.:-]{1,128}$/.test(correlationId)) res.set('X-Correlation-Id', correlationId);
     next();
   });
-  app.use(express.json({ limit: JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
+  // Not strict: any JSON text is parsed, so a body that is valid JSON of the wrong type ("x", 1, null)
+  // reaches the route's schema and is answered as a validation error, not as malformed JSON.
+  app.use(
+    express.json({ limit: JSON_BODY_LIMIT, strict: false, type: ['application/json', 'application/*+json'] }),
+  );
   app.use(cookieParser());
 
   const authenticator: Authenticator = (credentials) => authenticate(ctx, credentials);

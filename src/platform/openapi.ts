@@ -47,7 +47,8 @@ export function generateOpenApiDocument(registry: OpenAPIRegistry, serverUrl: st
       version: '1.0.0',
       description:
         'Real-time messaging for people and bots, where messages form a graph. Errors are ' +
-        '`{"detail", "code"}`; validation errors answer 422. Authenticate with `Authorization: Bearer`, ' +
+        '`{"detail", "code"}`; validation errors answer 422; a path called with a method it does not have ' +
+        'answers 405 `method_not_allowed` with an `Allow` header. Authenticate with `Authorization: Bearer`, ' +
         '`x-api-key` or the `svc_session` cookie (Bearer wins). The same operations exist in GraphQL at `/graphql`.',
     },
     servers: [{ url: serverUrl }],
@@ -61,8 +62,8 @@ export function generateOpenApiDocument(registry: OpenAPIRegistry, serverUrl: st
 }
 
 /**
- * zod-to-openapi reads a coerced number with min(0) (`skip`, `since`, depths) as integer-or-null, but
- * a query or path value is a string and can never be JSON null: the null only misleads generators.
+ * zod-to-openapi can read a parameter's schema as nullable (it did for coerced numbers with min(0)),
+ * but a query or path value is a string and can never be JSON null: the null only misleads generators.
  */
 function dropNullFromParameter(parameter: unknown): void {
   const schema = (parameter as { schema?: { type?: unknown } }).schema;

@@ -28,24 +28,37 @@ describe('POST /v1/auth/contacts/endpoint/verify without private targets', () =>
       `http://[::1]:${port}/hook`,
       `http://0.0.0.0:${port}/hook`,
     ];
-    for (const url of urls) {
-      const asked = await api.request('POST', '/v1/auth/contacts/endpoint/request', {
-        token: user.token,
-        body: { url },
-      });
-      expect({ url, status: asked.status }).toEqual({ url, status: 200 });
-      const res = await api.request('POST', '/v1/auth/contacts/endpoint/verify', {
-        token: user.token,
-        body: { url },
-      });
-      expect({ url, status: res.status, body: res.body }).toEqual({
-        url,
-        status: 400,
-        body: { code: 'invalid_endpoint', detail: expect.any(String) },
-      });
-    }
-    expect(target.requests).toEqual([]);
-    const me = await api.request<{ contacts: unknown[] }>('GET', '/v1/users/me', { token: user.token });
-    expect(me.body.contacts).toEqual([]);
+    await expectAllRefused(user.token, urls);
+  });
+
+  // Security review 2026-11-23 #17: the IPv4-compatible form ::7f00:1 passed the filter and reached
+  // connect(). (A user of its own: each URL costs two of the account's hourly challenge requests.)
+  it('when the URL is an IPv6 form that embeds 127.0.0.1, then 400 invalid_endpoint and nothing reaches it', async () => {
+    const user = await registerUser(api);
+    const port = new URL(target.url).port;
+    const urls = [
+      `http://[::ffff:127.0.0.1]:${port}/hook`,
+      `http://[::ffff:7f00:1]:${port}/hook`,
+      `http://[::127.0.0.1]:${port}/hook`,
+      `http://[64:ff9b::127.0.0.1]:${port}/hook`,
+    ];
+    await expectAllRefused(user.token, urls);
   });
 });
+
+/** Asks for and verifies each URL: every verify is refused, and nothing is stored or sent. */
+async function expectAllRefused(token: string, urls: string[]): Promise<void> {
+  for (const url of urls) {
+    const asked = await api.request('POST', '/v1/auth/contacts/endpoint/request', { token, body: { url } });
+    expect({ url, status: asked.status }).toEqual({ url, status: 200 });
+    const res = await api.request('POST', '/v1/auth/contacts/endpoint/verify', { token, body: { url } });
+    expect({ url, status: res.status, body: res.body }).toEqual({
+      url,
+      status: 400,
+      body: { code: 'invalid_endpoint', detail: expect.any(String) },
+    });
+  }
+  expect(target.requests).toEqual([]);
+  const me = await api.request<{ contacts: unknown[] }>('GET', '/v1/users/me', { token });
+  expect(me.body.contacts).toEqual([]);
+}

@@ -208,6 +208,16 @@ describe('POST /v1/auth/password/reset', () => {
     expect((await reset({ email: user.email, code, new_password: NEW_PASSWORD })).status).toBe(200);
   });
 
+  // Security review 2026-11-23 #16: bcrypt ignores what follows the first 72 bytes.
+  it('when the new password is over 72 bytes in UTF-8, then 422 on new_password and the code is still good', async () => {
+    const user = await verifiedUser();
+    const code = await resetCode({ email: user.email }, user.email);
+    const res = await reset({ email: user.email, code, new_password: 'ü'.repeat(37) });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ code: 'validation_error', detail: [{ loc: ['body', 'new_password'] }] });
+    expect((await reset({ email: user.email, code, new_password: NEW_PASSWORD })).status).toBe(200);
+  });
+
   it('when a code is used twice, then the second answers 400 invalid_code', async () => {
     const user = await verifiedUser();
     const code = await resetCode({ email: user.email }, user.email);

@@ -424,6 +424,22 @@ describe('ping', () => {
   });
 });
 
+describe('ping input', () => {
+  it('when recipients is present but empty, then the 400 says it must name someone, not that it is missing', async () => {
+    const [author] = await writers(1);
+    const message = await postMessage(api, author!.token, { content: 'x', public: true });
+    const res = await api.request('POST', `/v1/messages/${message.id}/ping`, {
+      token: author!.token,
+      body: { recipients: [] },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      detail: 'The field recipients must name at least one user.',
+      code: 'missing_field',
+    });
+  });
+});
+
 describe('message.updated and message.deleted', () => {
   it('when tags change, then the author, CC recipients and channel members are told, the actor and strangers not', async () => {
     const admin = await registerCreator(api);

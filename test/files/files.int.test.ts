@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { get } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { postMessage, registerUser, registerWriter, type TestUser } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { download, filesUnder, upload, uploadOk, type UploadAnswer } from './file-helpers.js';
@@ -80,6 +81,30 @@ describe('POST /v1/files/upload', () => {
     expect(served.headers.get('content-type')).toBe('text/html');
     expect(served.headers.get('content-disposition')).toBe('attachment; filename=page.html');
     expect(served.headers.get('content-security-policy')).toContain('sandbox');
+  });
+
+  it('when the part declares no Content-Type, then it is stored as text/plain, as the document says', async () => {
+    const boundary = `----skein${randomBytes(6).toString('hex')}`;
+    const body =
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="pixel.png"\r\n\r\n` +
+      `\x89PNG\r\n--${boundary}--\r\n`;
+    const res = await fetch(`${api.url}/v1/files/upload`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${alice.token}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      body,
+    });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as UploadAnswer).content_type).toBe('text/plain');
+    const doc = await api.request<{ paths: Record<string, { post: { description: string } }> }>(
+      'GET',
+      '/v1/openapi.json',
+    );
+    expect(doc.body.paths['/v1/files/upload']?.post.description).toContain(
+      'a part that declares no Content-Type (or one that cannot be parsed) is `text/plain`',
+    );
   });
 
   it('when the form has no `file` part, then 400 missing_field', async () => {
@@ -219,6 +244,39 @@ describe('attachments and GET /v1/files/{file_id}', () => {
       ok: false,
       error: { status: 404, code: 'file_not_found', detail: expect.any(String) },
     });
+  });
+
+  it('when a client stops reading a download, then the hang-up is noted at debug level and no error is logged', async () => {
+    // More than loopback socket buffers hold, so the server is still writing when the client leaves.
+    const file = await uploadOk(api, alice.token, randomBytes(24 * 1024 * 1024), { filename: 'big.bin' });
+    const errors = jest.spyOn(api.ctx.log, 'error');
+    const debug = jest.spyOn(api.ctx.log, 'debug');
+    const logged = (spy: typeof debug, pattern: RegExp) =>
+      spy.mock.calls.some((args) => args.some((arg) => typeof arg === 'string' && pattern.test(arg)));
+    try {
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        const req = get(`${api.url}/v1/files/${file.file_id}`, {
+          headers: { authorization: `Bearer ${alice.token}` },
+        });
+        // Hang up after the first chunk, as `curl … | head -c 100` does.
+        req.on('response', (res) =>
+          res.once('data', () => {
+            req.destroy();
+            resolve(res.statusCode);
+          }),
+        );
+        req.on('error', reject);
+      });
+      expect(status).toBe(200);
+      // The server hears of the hang-up on its own time: wait until the error handler has seen it.
+      while (!logged(debug, /closed the connection/) && !logged(errors, /request failed/)) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(logged(errors, /request failed/)).toBe(false);
+    } finally {
+      errors.mockRestore();
+      debug.mockRestore();
+    }
   });
 
   it('when the file id is malformed, then 422', async () => {

@@ -1,6 +1,7 @@
 // GraphQL at /graphql: the identity and user operations (the same use cases as REST), their
 // errors in extensions.code / extensions.status, and the graphql-armor query limits.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { freshDataDir, verifyEmail } from '../contacts/contact-helpers.js';
 import {
   STRONG_PASSWORD,
   WRITER_SCOPES,
@@ -22,8 +23,12 @@ import {
 import type { Token } from '../support/api-types.js';
 
 let api: TestServer;
+// Its own data folder, whose outbox holds the codes that verify emails (only a verified email
+// names an account at login).
+const dataDir = freshDataDir();
+
 beforeAll(async () => {
-  api = await startTestServer();
+  api = await startTestServer({ SKEIN_DATA_DIR: dataDir });
 });
 afterAll(async () => {
   await api.close();
@@ -144,9 +149,10 @@ describe('login', () => {
     expect((await meOf(token.access_token)).uid).toBe(user.uid);
   });
 
-  it('when signing in by email, then the session is the account of that email', async () => {
+  it('when signing in by a verified email, then the session is the account of that email', async () => {
     const email = `${uniqueTag('mail')}@example.com`;
     const user = await registerUser(api, { email });
+    await verifyEmail(api, dataDir, user.token, email);
     const res = await gql<{ login: Token }>(LOGIN, {
       input: { email: email.toUpperCase(), password: user.password },
     });
@@ -825,6 +831,16 @@ describe('logout', () => {
 
   it('when no one is signed in, then logout still answers true', async () => {
     expect(dataOf(await gql<{ logout: boolean }>(LOGOUT)).logout).toBe(true);
+  });
+
+  it('when a Bearer token logs out twice, then both answer true, as over REST', async () => {
+    const user = await registerUser(api);
+    expect(dataOf(await gql<{ logout: boolean }>(LOGOUT, {}, { token: user.token })).logout).toBe(true);
+    const again = await gql<{ logout: boolean }>(LOGOUT, {}, { token: user.token });
+    expect(again.status).toBe(200);
+    expect(dataOf(again).logout).toBe(true);
+    // Only a logout goes on without a caller: anything else with the dead token is still refused.
+    expectRequestRefused(await gql('{ me { uid } }', {}, { token: user.token }), 401, 'invalid_session');
   });
 });
 

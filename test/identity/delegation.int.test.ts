@@ -262,6 +262,55 @@ describe('POST /v1/auth/act-as/return', () => {
   });
 });
 
+// Security review 2026-11-23 #14: logging out while acting as a managed user cleared the
+// svc_mgr_session cookie but left the manager's session valid for its whole lifetime.
+describe('POST /v1/auth/logout while acting as a managed user', () => {
+  async function actingAs() {
+    const { manager, bot } = await managerWithBot();
+    const res = await api.request<Token>('POST', `/v1/auth/act-as/${bot.uid}`, { token: manager.token });
+    expect(res.status).toBe(200);
+    return { manager, bot, delegated: res.body.access_token };
+  }
+
+  it('when the browser logs out, then the delegated session and the manager session kept in svc_mgr_session both end', async () => {
+    const { manager, delegated } = await actingAs();
+    const res = await api.request('POST', '/v1/auth/logout', {
+      cookie: `svc_session=${delegated}; svc_mgr_session=${manager.token}`,
+    });
+    expect(res.status).toBe(200);
+    expect(cookieValue(res.cookies.svc_mgr_session)).toBe('');
+    expect((await me({ token: delegated })).status).toBe(401);
+    const managerAfter = await me({ token: manager.token });
+    expect(managerAfter.status).toBe(401);
+    expect(managerAfter.body).toMatchObject({ code: 'invalid_session' });
+  });
+
+  it('when the browser logs out through GraphQL, then the manager session ends too', async () => {
+    const { manager, delegated } = await actingAs();
+    const res = await api.graphql<{ logout: boolean }>(
+      'mutation { logout }',
+      {},
+      {
+        cookie: `svc_session=${delegated}; svc_mgr_session=${manager.token}`,
+      },
+    );
+    expect(res.body.data?.logout).toBe(true);
+    expect((await me({ token: delegated })).status).toBe(401);
+    expect((await me({ token: manager.token })).status).toBe(401);
+  });
+
+  it('when the backup cookie holds a forged token for the manager’s session id, then that session lives on', async () => {
+    const { manager, delegated } = await actingAs();
+    const id = manager.token.slice('svc_session_'.length, 'svc_session_'.length + 16);
+    const forged = `svc_session_${id}.${randomBytes(32).toString('base64url')}`;
+    const res = await api.request('POST', '/v1/auth/logout', {
+      cookie: `svc_session=${delegated}; svc_mgr_session=${forged}`,
+    });
+    expect(res.status).toBe(200);
+    expect((await me({ token: manager.token })).status).toBe(200);
+  });
+});
+
 describe('POST /v1/managed/auth/delegate', () => {
   it('when the manager asks for its bot, then 200 TokenResponse for the bot and no cookie is set', async () => {
     const { manager, bot } = await managerWithBot();

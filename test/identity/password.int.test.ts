@@ -1,5 +1,7 @@
 // Passwords: POST /v1/auth/register, POST /v1/auth/password/login, POST /v1/auth/password/change.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import bcrypt from 'bcrypt';
+import { freshDataDir, verifyEmail } from '../contacts/contact-helpers.js';
 import {
   STRONG_PASSWORD,
   createManaged,
@@ -11,8 +13,10 @@ import { cookieValue, startTestServer, type TestServer } from '../support/test-s
 import type { Token } from '../support/api-types.js';
 
 let api: TestServer;
+// A data directory of this file's own, so the verification codes in its outbox are its own.
+const dataDir = freshDataDir();
 beforeAll(async () => {
-  api = await startTestServer();
+  api = await startTestServer({ SKEIN_DATA_DIR: dataDir });
 });
 afterAll(async () => {
   await api.close();
@@ -150,6 +154,64 @@ describe('POST /v1/auth/register', () => {
   });
 });
 
+/** A password of exactly `bytes` bytes in UTF-8, strong by the other rules. */
+function passwordOfBytes(bytes: number): string {
+  return `${STRONG_PASSWORD}${'x'.repeat(bytes - STRONG_PASSWORD.length)}`;
+}
+
+// Security review 2026-11-23 #16: bcrypt reads only the first 72 bytes, and a 97-character password
+// with a different tail signed in. Longer passwords are refused on every password field.
+describe('passwords over 72 bytes', () => {
+  it('when registering with a password over 72 bytes in UTF-8, then 422 on password and no account', async () => {
+    const tag = uniqueTag();
+    // 73 ASCII bytes, and 37 two-byte characters (74 bytes, only 37 characters).
+    for (const password of [passwordOfBytes(73), 'é'.repeat(37)]) {
+      const res = await api.request('POST', '/v1/auth/register', { body: { user_tag: tag, password } });
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({
+        code: 'validation_error',
+        detail: [{ loc: ['body', 'password'], msg: expect.stringContaining('72 bytes'), type: 'custom' }],
+      });
+    }
+    const retry = await api.request('POST', '/v1/auth/register', {
+      body: { user_tag: tag, password: STRONG_PASSWORD },
+    });
+    expect(retry.status).toBe(200);
+  });
+
+  it('when the password is exactly 72 bytes, then it works, and the same password with more after it does not sign in', async () => {
+    for (const password of [passwordOfBytes(72), 'é'.repeat(36)]) {
+      const user = await registerUser(api, { password });
+      const longer = await api.request('POST', '/v1/auth/password/login', {
+        body: { user_tag: user.tag, password: `${password}-and-a-different-tail` },
+      });
+      expect(longer.status).toBe(422);
+      expect(longer.body).toMatchObject({
+        code: 'validation_error',
+        detail: [{ loc: ['body', 'password'] }],
+      });
+      const exact = await api.request('POST', '/v1/auth/password/login', {
+        body: { user_tag: user.tag, password },
+      });
+      expect(exact.status).toBe(200);
+    }
+  });
+
+  it('when the new password of a change is over 72 bytes, then 422 on new_password and the old password still works', async () => {
+    const user = await registerUser(api);
+    const res = await api.request('POST', '/v1/auth/password/change', {
+      token: user.token,
+      body: { current_password: user.password, new_password: passwordOfBytes(73) },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ code: 'validation_error', detail: [{ loc: ['body', 'new_password'] }] });
+    const login = await api.request('POST', '/v1/auth/password/login', {
+      body: { user_tag: user.tag, password: user.password },
+    });
+    expect(login.status).toBe(200);
+  });
+});
+
 describe('POST /v1/auth/password/login', () => {
   it('when the user_tag and password match, then a TokenResponse for that user', async () => {
     const user = await registerUser(api);
@@ -171,9 +233,10 @@ describe('POST /v1/auth/password/login', () => {
     expect(me.body.uid).toBe(user.uid);
   });
 
-  it('when the email and password match, then it signs in the user holding that email', async () => {
+  it('when the email is verified and the password matches, then it signs in the user holding that email', async () => {
     const email = uniqueEmail();
     const user = await registerUser(api, { email });
+    await verifyEmail(api, dataDir, user.token, email);
     const res = await api.request<Token>('POST', '/v1/auth/password/login', {
       body: { email, password: user.password },
     });
@@ -194,6 +257,63 @@ describe('POST /v1/auth/password/login', () => {
     });
     expect(unknownUser).toEqual(wrongPassword);
     expect(unknownEmail).toEqual(wrongPassword);
+  });
+
+  // Security review 2026-11-23 #15: an address typed at registration (anyone's) worked as a login name.
+  it('when the email was only typed at registration, never verified, then the same 401 as a wrong password, byte for byte', async () => {
+    const email = uniqueEmail();
+    const user = await registerUser(api, { email });
+    const byUnverified = await rawLogin({ email, password: user.password });
+    const wrongPassword = await rawLogin({ user_tag: user.tag, password: 'not-the-password-at-all' });
+    expect(byUnverified.status).toBe(401);
+    expect(byUnverified).toEqual(wrongPassword);
+  });
+
+  it('when several accounts verified the email, then 409 ambiguous_email whatever the password, and each signs in by tag', async () => {
+    const email = uniqueEmail();
+    const first = await registerUser(api);
+    const second = await registerUser(api, { password: 'second-strong-passphrase-8' });
+    await verifyEmail(api, dataDir, first.token, email);
+    await verifyEmail(api, dataDir, second.token, email);
+    for (const password of [first.password, second.password, 'not-the-password-at-all']) {
+      const res = await api.request('POST', '/v1/auth/password/login', { body: { email, password } });
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual({ detail: expect.any(String), code: 'ambiguous_email' });
+    }
+    for (const user of [first, second]) {
+      const res = await api.request('POST', '/v1/auth/password/login', {
+        body: { user_tag: user.tag, password: user.password },
+      });
+      expect(res.status).toBe(200);
+    }
+  });
+
+  describe('password comparisons', () => {
+    afterEach(() => {
+      jest.restoreAllMocks();
+    });
+
+    it('when a login is tried, then exactly one bcrypt comparison runs, whether the account is unknown, known, or shares its email', async () => {
+      const shared = uniqueEmail();
+      const first = await registerUser(api);
+      const second = await registerUser(api);
+      await verifyEmail(api, dataDir, first.token, shared);
+      await verifyEmail(api, dataDir, second.token, shared);
+      const attempts: Record<string, unknown>[] = [
+        { user_tag: uniqueTag('ghost'), password: 'not-the-password-at-all' },
+        { email: uniqueEmail(), password: 'not-the-password-at-all' },
+        { user_tag: first.tag, password: 'not-the-password-at-all' },
+        { user_tag: first.tag, password: first.password },
+        { email: shared, password: 'not-the-password-at-all' },
+        { email: shared, password: second.password },
+      ];
+      const compare = jest.spyOn(bcrypt, 'compare');
+      for (const body of attempts) {
+        compare.mockClear();
+        await rawLogin(body);
+        expect({ body, comparisons: compare.mock.calls.length }).toEqual({ body, comparisons: 1 });
+      }
+    });
   });
 
   it('when both user_tag and email, or neither, are given, then 422', async () => {

@@ -2,6 +2,7 @@
 // GraphQL, and per account for failed password logins (SKEIN_LOGIN_FAILURES_PER_15_MIN). Each case
 // runs its own server, so one case's spent budget never leaks into another.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { freshDataDir, verifyEmail } from '../contacts/contact-helpers.js';
 import { STRONG_PASSWORD, registerUser, uniqueTag } from '../support/factories.js';
 import { startTestServer, type ApiResponse, type TestServer } from '../support/test-server.js';
 
@@ -123,9 +124,14 @@ describe('GraphQL login, per address', () => {
 
 describe('failed password logins, per account', () => {
   const FAILURES = 3;
+  // Its own outbox, to verify emails: only a verified email names an account at login.
+  const dataDir = freshDataDir();
   let api: TestServer;
   beforeAll(async () => {
-    api = await startTestServer({ SKEIN_LOGIN_FAILURES_PER_15_MIN: String(FAILURES) });
+    api = await startTestServer({
+      SKEIN_LOGIN_FAILURES_PER_15_MIN: String(FAILURES),
+      SKEIN_DATA_DIR: dataDir,
+    });
   });
   afterAll(async () => {
     await api.close();
@@ -163,6 +169,7 @@ describe('failed password logins, per account', () => {
   it('when the failures were by tag, then signing in to the same account by email is blocked too', async () => {
     const email = `${uniqueTag('mail')}@example.test`;
     const victim = await registerUser(api, { email });
+    await verifyEmail(api, dataDir, victim.token, email);
     for (let i = 0; i < FAILURES; i += 1) {
       await login({ user_tag: victim.tag, password: 'not-the-password-at-all' });
     }

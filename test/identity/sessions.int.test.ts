@@ -379,6 +379,41 @@ describe('CSRF stance', () => {
     expect(res.body.bio).toBe('same site');
   });
 
+  // Security review 2026-11-23 #13: logout is declared auth 'none', and the Origin check ran only
+  // for an authenticated caller, so any site could end a user's session through the cookie.
+  it('when a cookie-only logout comes from another site, then 403 csrf_rejected and the session lives on', async () => {
+    const user = await registerUser(api);
+    const res = await api.request('POST', '/v1/auth/logout', {
+      cookie: `svc_session=${user.token}`,
+      headers: { origin: 'https://evil.example' },
+    });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ detail: expect.any(String), code: 'csrf_rejected' });
+    expect(res.cookies.svc_session).toBeUndefined();
+    expect((await api.request('GET', '/v1/users/me', { token: user.token })).status).toBe(200);
+  });
+
+  it('when a cross-site logout carries only the svc_mgr_session cookie, then 403 csrf_rejected and that session lives on', async () => {
+    const user = await registerUser(api);
+    const res = await api.request('POST', '/v1/auth/logout', {
+      cookie: `svc_mgr_session=${user.token}`,
+      headers: { origin: 'https://evil.example' },
+    });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ code: 'csrf_rejected' });
+    expect((await api.request('GET', '/v1/users/me', { token: user.token })).status).toBe(200);
+  });
+
+  it('when a cookie-only logout comes from the server’s own origin, then the session ends', async () => {
+    const user = await registerUser(api);
+    const res = await api.request('POST', '/v1/auth/logout', {
+      cookie: `svc_session=${user.token}`,
+      headers: { origin: api.url },
+    });
+    expect(res.status).toBe(200);
+    expect((await api.request('GET', '/v1/users/me', { token: user.token })).status).toBe(401);
+  });
+
   it('when a cookie-only read comes from another site, then it is not refused', async () => {
     const user = await registerUser(api);
     const res = await api.request<{ uid: string }>('GET', '/v1/users/me', {

@@ -200,16 +200,11 @@ describe('POST /v1/messages', () => {
   });
 
   it('when the body is none of the three forms, then 400', async () => {
-    for (const body of [{ text: 'no content' }, [], { messages: [] }]) {
+    // A bare JSON string, number or null is valid JSON, so it is read, and is none of the forms either.
+    for (const body of [{ text: 'no content' }, [], { messages: [] }, 'just a string', 42, null]) {
       const res = await post(alice.token, body);
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: 'bad_request' });
-    }
-    // A bare JSON string or number is not accepted by the JSON parser at all.
-    for (const body of ['just a string', 42]) {
-      const res = await post(alice.token, body);
-      expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ code: 'invalid_json' });
     }
   });
 

@@ -12,7 +12,7 @@ import { loadConfig } from '../../src/platform/config.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { Database } from '../../src/platform/neo4j/database.js';
 import { createRateLimits } from '../../src/platform/rate-limits.js';
-import { registerUser } from '../support/factories.js';
+import { loginAdmin, registerUser } from '../support/factories.js';
 import { freePort } from '../support/test-neo4j.js';
 import { startTestServer, type ApiResponse, type TestServer } from '../support/test-server.js';
 
@@ -286,6 +286,26 @@ describe('GET /v1/openapi.json', () => {
     }
   });
 
+  it('when a documented path is called with a method it lacks, then 405 and Allow lists exactly its documented methods', async () => {
+    const doc = await openApi();
+    for (const [template, item] of Object.entries(doc.paths)) {
+      const documented = Object.keys(item)
+        .filter((method) => HTTP_METHODS.includes(method))
+        .map((method) => method.toUpperCase());
+      const missing = ['PUT', 'PATCH', 'DELETE', 'POST'].find((method) => !documented.includes(method));
+      if (!missing) continue;
+      const path = template.replace(/\{(\w+)\}/g, (_, name: string) => SAMPLE_PARAMS[name] ?? 'x');
+      const res = await api.request(missing, path, { body: {} });
+      const allowed = (res.headers.get('allow') ?? '').split(', ').filter((method) => method !== 'HEAD');
+      expect({ template, missing, status: res.status, allowed: allowed.sort() }).toEqual({
+        template,
+        missing,
+        status: 405,
+        allowed: [...documented].sort(),
+      });
+    }
+  });
+
   it('when any operation is read, then its success answer is documented with a schema (JSON but for file downloads)', async () => {
     for (const { key, operation } of operations(await openApi())) {
       const success = Object.entries(operation.responses ?? {}).filter(([status]) => /^2\d\d$/.test(status));
@@ -352,6 +372,32 @@ describe('request bodies', () => {
     expectErrorShape(res, 400, 'invalid_json');
   });
 
+  it('when the body is valid JSON but not an object, then 422 validation_error about the body, not invalid_json', async () => {
+    for (const rawBody of ['"AAA"', '1', 'true', 'null', '[]']) {
+      const res = await api.request('POST', '/v1/auth/register', {
+        rawBody,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect({ rawBody, status: res.status, code: res.body?.code }).toEqual({
+        rawBody,
+        status: 422,
+        code: 'validation_error',
+      });
+      expectErrorShape(res, 422, 'validation_error');
+      expect((res.body.detail as { loc: unknown[] }[])[0]?.loc).toEqual(['body']);
+    }
+  });
+
+  it('when a signed-in write gets a JSON string as its body, then 422 validation_error', async () => {
+    const user = await registerUser(api);
+    const res = await api.request('PATCH', '/v1/messages/0badc0de/public', {
+      token: user.token,
+      rawBody: '"AAA"',
+      headers: { 'content-type': 'application/json' },
+    });
+    expectErrorShape(res, 422, 'validation_error');
+  });
+
   it('when the JSON body is over 1 MB, then 413 payload_too_large', async () => {
     const res = await api.request('POST', '/v1/auth/register', {
       body: { user_tag: 'big', password: 'x'.repeat(1024 * 1024 + 1) },
@@ -367,15 +413,84 @@ describe('request bodies', () => {
   });
 });
 
+describe('integer query parameters', () => {
+  const NOT_DECIMAL = ['1e1', '0x10', '0b11', ' 5', '5 ', '5.0', '+5', '', '5abc'];
+
+  it('when an integer query parameter is not written in decimal digits, then 422 naming that parameter', async () => {
+    const user = await registerUser(api);
+    const admin = await loginAdmin(api);
+    const cases: [string, string, string][] = [
+      [user.token, '/v1/messages/timeline', 'limit'],
+      [user.token, '/v1/messages/timeline', 'skip'],
+      [user.token, '/v1/messages/traverse-from/0badc0de', 'up_depth'],
+      [user.token, '/v1/messages/traverse-from/0badc0de', 'down_depth'],
+      [user.token, '/v1/notifications', 'limit'],
+      [user.token, '/v1/messages/similar/0badc0de', 'limit'],
+      [user.token, '/v1/messages/similar/0badc0de', 'max_n'],
+      [user.token, '/v1/messages/timeline/export', 'days'],
+      [admin, '/v1/admin/metrics/messages-per-day', 'limit'],
+    ];
+    for (const [token, path, name] of cases) {
+      for (const value of NOT_DECIMAL) {
+        const res = await api.request('GET', `${path}?${name}=${encodeURIComponent(value)}`, { token });
+        const locs = Array.isArray(res.body?.detail)
+          ? (res.body.detail as { loc: unknown[] }[]).map((issue) => issue.loc.join('.'))
+          : res.body?.detail;
+        expect({ path, name, value, status: res.status, locs }).toEqual({
+          path,
+          name,
+          value,
+          status: 422,
+          locs: [`query.${name}`],
+        });
+      }
+    }
+  });
+
+  it('when an integer query parameter is decimal digits, then it is read as that number', async () => {
+    const user = await registerUser(api);
+    const res = await api.request('GET', '/v1/messages/timeline?skip=007&limit=16', { token: user.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ skip: 7, limit: 16 });
+  });
+});
+
 describe('errors', () => {
   it('when the path is unknown, then 404 {detail, code: not_found}', async () => {
     const res = await api.request('GET', '/v1/no/such/path');
     expectErrorShape(res, 404, 'not_found');
   });
 
-  it('when a known path is called with a method it lacks, then 404 not_found rather than 5xx', async () => {
+  it('when a known path is called with a method it lacks, then 405 method_not_allowed with Allow', async () => {
     const res = await api.request('PUT', '/v1/users/me', { body: {} });
-    expectErrorShape(res, 404, 'not_found');
+    expectErrorShape(res, 405, 'method_not_allowed');
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
+  });
+
+  it('when a literal path is called with a method only its parameterised sibling has, then 405 rather than the sibling', async () => {
+    const user = await registerUser(api);
+    for (const [method, path, allow] of [
+      ['DELETE', '/v1/messages/tags', 'GET, HEAD'],
+      ['GET', '/v1/files/upload', 'POST'],
+      ['DELETE', '/v1/auth/keys/self', 'POST'],
+      ['POST', '/v1/links/messages/0badc0de/incoming', 'GET, HEAD'],
+      ['GET', '/v1/auth/act-as/return', 'POST'],
+    ] as const) {
+      const res = await api.request(method, path, { token: user.token });
+      expect({ method, path, status: res.status, allow: res.headers.get('allow') }).toEqual({
+        method,
+        path,
+        status: 405,
+        allow,
+      });
+      expectErrorShape(res, 405, 'method_not_allowed');
+    }
+  });
+
+  it('when OPTIONS is asked of a literal path, then Allow lists the methods of that path only', async () => {
+    const res = await api.request('OPTIONS', '/v1/files/upload');
+    expect(res.status).toBe(204);
+    expect(res.headers.get('allow')).toBe('POST');
   });
 
   it('when authentication is missing or invalid, then the error body is exactly {detail, code}', async () => {

@@ -191,6 +191,13 @@ describe('POST /v1/recipients/add', () => {
     expect(await uidsSeenBy(alice, m.id)).toEqual([]);
   });
 
+  it('when recipients is present but empty, then the 400 says it must name someone, not that it is missing', async () => {
+    const m = await post(alice);
+    const res = await add<{ detail: string }>(alice.token, { message_id: m.id, recipients: [] });
+    expectError(res, 400, 'missing_field');
+    expect(res.body.detail).toBe('The field recipients must name at least one user.');
+  });
+
   it('when the input is malformed, then 422 validation_error', async () => {
     const m = await post(alice);
     for (const body of [

@@ -2,6 +2,7 @@
 // the OpenAPI document).
 import { DateTime } from 'luxon';
 import { z } from '../../platform/openapi.js';
+import { queryInteger } from '../../platform/query-integer.js';
 import { Author } from '../messages/messages.schemas.js';
 
 export const METRICS_MAX_LIMIT = 10_000;
@@ -16,11 +17,7 @@ export const MessagesPerDayQuery = z
   .object({
     from_date: CalendarDay.optional().openapi({ description: 'First UTC day counted (inclusive).' }),
     to_date: CalendarDay.optional().openapi({ description: 'Last UTC day counted (inclusive).' }),
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(METRICS_MAX_LIMIT)
+    limit: queryInteger({ min: 1, max: METRICS_MAX_LIMIT })
       .default(1000)
       .openapi({ description: `Rows answered, 1–${METRICS_MAX_LIMIT}.` }),
   })

@@ -155,7 +155,7 @@ export function mountContactRoutes(routes: RouteTable, ctx: AppContext): void {
     errors: {
       400: 'Invalid or refused URL (invalid_endpoint), or the endpoint answered without the nonce (nonce_mismatch).',
       404: 'No active challenge for that URL.',
-      500: 'No attempt got a 2xx answer (endpoint_unreachable).',
+      500: 'No attempt got a 2xx answer (endpoint_unreachable); the reason is logged, not answered.',
     },
     handler: ({ caller, body }) => verifyEndpoint(ctx, caller, body.url),
   });
@@ -191,7 +191,8 @@ export function mountContactRoutes(routes: RouteTable, ctx: AppContext): void {
     summary: 'Reset your password with the emailed code',
     description:
       'Give the account as in the request (`email` and/or `user_tag`), the `code` and `new_password` (10 ' +
-      'characters at least, not a common one; checked first, so a weak choice costs no try). Signs the user in ' +
+      'characters at least, not a common one, at most 72 bytes in UTF-8; checked first, so a weak or long ' +
+      'choice costs no try). Signs the user in ' +
       '(TokenResponse and the `svc_session` cookie) and ends every other session of the account. An unknown ' +
       'account, a missing, used or expired challenge and a wrong code all answer 400 invalid_code. Code rules: ' +
       '6 digits, 10 minutes, single use, dead at the 5th wrong try; wrong codes are limited per account.',

@@ -91,7 +91,13 @@ export async function verifyEndpoint(
     );
   }
   if (proof.outcome === 'failed') {
-    throw new AppError('endpoint_unreachable', `The endpoint could not be reached: ${proof.detail}.`);
+    // The detail (DNS and socket errors, resolved addresses, each attempt's status) stays in the log:
+    // echoed to the caller it would make verification a probe of hosts and ports.
+    ctx.log.info({ uid: caller.uid, url, detail: proof.detail }, 'endpoint verification failed');
+    throw new AppError(
+      'endpoint_unreachable',
+      'The endpoint could not be reached, or answered none of the three attempts with a 2xx status.',
+    );
   }
   if (proof.outcome === 'mismatch') {
     throw new AppError('nonce_mismatch', 'The endpoint answered, but did not echo the nonce.');

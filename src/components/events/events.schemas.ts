@@ -1,6 +1,7 @@
 // Zod schemas of the events routes (they also feed OpenAPI): the notification shape, the caller's
 // outbox page, and pings.
 import { z } from '../../platform/openapi.js';
+import { queryInteger } from '../../platform/query-integer.js';
 import { RecipientList } from '../messages/messages.schemas.js';
 
 export const EventMessageOutput = z
@@ -92,7 +93,7 @@ const Cursor = z.string().max(32).openapi({
 
 export const NotificationsQuery = z.object({
   since: Cursor.optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
+  limit: queryInteger({ min: 1, max: 100 }).default(50),
 });
 
 export const NotificationPage = z

@@ -17,7 +17,8 @@ export async function pingMessage(
   input: PingRequest,
 ): Promise<PingResponse> {
   assertScope(caller, 'messages.write');
-  if (input.recipients.length === 0) throw new AppError('missing_field', 'The field recipients is required.');
+  if (input.recipients.length === 0)
+    throw new AppError('missing_field', 'The field recipients must name at least one user.');
   const refs = input.recipients.map(parseRecipient);
   const response = await ctx.db.inWrite(async (tx) => {
     const found = await resolvePingRefs(tx, caller.uid, {

@@ -1,6 +1,7 @@
 // Shapes of the timeline export (they validate REST queries and GraphQL arguments alike, and feed
 // the OpenAPI document).
 import { z } from '../../platform/openapi.js';
+import { queryInteger } from '../../platform/query-integer.js';
 import { ChannelId } from '../channels/channels.schemas.js';
 import { MessageOutput } from '../messages/messages.schemas.js';
 
@@ -9,11 +10,7 @@ export const EXPORT_MAX_MESSAGES = 10_000;
 export const EXPORT_MAX_DAYS = 3650;
 
 export const TimelineExportQuery = z.object({
-  days: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(EXPORT_MAX_DAYS)
+  days: queryInteger({ min: 1, max: EXPORT_MAX_DAYS })
     .optional()
     .openapi({
       description: `1–${EXPORT_MAX_DAYS}: export the messages of the last \`days\` × 24 hours. Absent: since yesterday 16:00 America/New_York.`,

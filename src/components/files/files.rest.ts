@@ -40,6 +40,7 @@ export function mountFileRoutes(routes: RouteTable, ctx: AppContext): void {
     const stored: StoredUpload = {
       tempPath: file.path,
       originalName: file.originalname,
+      // busboy's value: text/plain when the part declares no type, or one it cannot parse (RFC 7578).
       mimeType: file.mimetype,
       size: file.size,
       sha256: file.filename,
@@ -63,8 +64,10 @@ export function mountFileRoutes(routes: RouteTable, ctx: AppContext): void {
       'Answers 200 with the file metadata; pass it (only `file_id` is read) in `files` when posting a ' +
       'message, which only the uploader can do. `filename` is the base name the client sent, without ' +
       'path parts or control characters, at most 255 characters (`file` when nothing is left); ' +
-      '`content_type` is the type the part declared when it is a well-formed type/subtype, else ' +
-      `application/octet-stream. Files larger than SKEIN_MAX_UPLOAD_BYTES (default 25 MiB) are 413 ` +
+      '`content_type` is the type/subtype the part declared, lower-cased and without parameters; a part ' +
+      'that declares no Content-Type (or one that cannot be parsed) is `text/plain`, the multipart default ' +
+      '(RFC 7578), and a declared type that is not a valid type/subtype name is `application/octet-stream`. ' +
+      `Files larger than SKEIN_MAX_UPLOAD_BYTES (default 25 MiB) are 413 ` +
       '`payload_too_large` and nothing is kept. Needs `messages.write` (uploading prepares a post). ' +
       'Uploads are REST-only: GraphQL has the metadata query `file` but no upload.',
     auth: 'required',

@@ -1,6 +1,13 @@
 // The only code that runs the identity Cypher: sessions, API keys, passwords, manager links.
 import type { Scope } from '../../platform/auth/scopes.js';
-import type { Database } from '../../platform/neo4j/database.js';
+import type { Database, Row, Tx } from '../../platform/neo4j/database.js';
+
+/** A database, or the transaction a use case is already in (so several writes commit together). */
+export type Source = Database | Tx;
+
+function write(source: Source, name: string, params: Record<string, unknown>): Promise<Row[]> {
+  return 'write' in source ? source.write(name, params) : source.run(name, params);
+}
 
 export interface PrincipalRecord {
   uid: string;
@@ -75,8 +82,8 @@ export interface NewSession {
   acting_manager_uid: string | null;
 }
 
-export async function createSession(db: Database, session: NewSession): Promise<void> {
-  await db.write('identity/create-session', { ...session, now: now() });
+export async function createSession(source: Source, session: NewSession): Promise<void> {
+  await write(source, 'identity/create-session', { ...session, now: now() });
 }
 
 export async function refreshSession(
@@ -98,11 +105,11 @@ export async function revokeSession(db: Database, sessionId: string): Promise<vo
 }
 
 export async function revokeUserSessions(
-  db: Database,
+  source: Source,
   uid: string,
   keepSessionId: string | null,
 ): Promise<void> {
-  await db.write('identity/revoke-user-sessions', { uid, keep_session_id: keepSessionId, now: now() });
+  await write(source, 'identity/revoke-user-sessions', { uid, keep_session_id: keepSessionId, now: now() });
 }
 
 export async function findApiKey(
@@ -163,8 +170,14 @@ export async function findPasswordHash(
   return (rows[0] as { password_hash: string | null; is_managed: boolean } | undefined) ?? null;
 }
 
-export async function setPasswordHash(db: Database, uid: string, passwordHash: string): Promise<void> {
-  await db.write('identity/set-password', { uid, password_hash: passwordHash });
+/** Sets the user's password hash; answers the user's grant, or null when there is no such user. */
+export async function setPasswordHash(
+  source: Source,
+  uid: string,
+  passwordHash: string,
+): Promise<{ scopes: Scope[] } | null> {
+  const rows = await write(source, 'identity/set-password', { uid, password_hash: passwordHash });
+  return (rows[0] as { scopes: Scope[] } | undefined) ?? null;
 }
 
 /** The subject when `managerUid` manages it, else null. */

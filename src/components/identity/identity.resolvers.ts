@@ -52,7 +52,7 @@ export const identityResolvers: IResolvers<unknown, GraphQLContext> = {
       );
     },
     logout: async (_: unknown, __: Args, context: GraphQLContext) => {
-      await logOut(context.app, context.credentials);
+      await logOut(context.app, context.credentials, context.cookies.managerBackup());
       context.cookies.clearSession();
       context.cookies.clearManagerBackup();
       return true;

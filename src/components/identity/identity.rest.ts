@@ -8,7 +8,7 @@
 //   POST /v1/auth/sessions/refresh        same token, new expiry
 //   POST /v1/auth/password/login          user_tag or email + password → session
 //   POST /v1/auth/password/change         new password; other sessions end
-//   POST /v1/auth/logout                  end the session, clear cookies (idempotent)
+//   POST /v1/auth/logout                  end the presented sessions (manager's too), clear cookies
 //   POST /v1/auth/act-as/:subject_uid     act as a managed user (manager kept in svc_mgr_session)
 //   POST /v1/auth/act-as/return           back to the manager session
 //   POST /v1/auth/register                new account, signed in
@@ -131,12 +131,17 @@ export function mountIdentityRoutes(routes: RouteTable, ctx: AppContext): void {
     path: '/v1/auth/password/login',
     tag: TAG,
     summary: 'Sign in with a password',
-    description: 'Give `user_tag` or `email`. Failed attempts are limited per account and per address.',
+    description:
+      'Give `user_tag` or `email`; an email signs in only the account that has verified it. Failed attempts ' +
+      'are limited per account and per address.',
     auth: 'none',
     rateLimit: authLimit,
     body: schemas.LoginInput,
     response: schemas.TokenResponse,
-    errors: { 401: 'Wrong user or password.' },
+    errors: {
+      401: 'Wrong user or password (the same answer for an unknown user or an unverified email).',
+      409: 'Several accounts have verified this email (`ambiguous_email`); sign in with `user_tag`.',
+    },
     handler: async ({ body, cookies }) => deliverToken(cookies, await logInWithPassword(ctx, body)),
   });
 
@@ -145,7 +150,9 @@ export function mountIdentityRoutes(routes: RouteTable, ctx: AppContext): void {
     path: '/v1/auth/password/change',
     tag: TAG,
     summary: 'Change your password',
-    description: 'Ends every other session of the account and answers a new one.',
+    description:
+      'Ends every other session of the account and answers a new one, in one transaction. `new_password`: 10 ' +
+      'characters at least, not a common one, at most 72 bytes in UTF-8 (422 beyond).',
     auth: 'required',
     rateLimit: authLimit,
     missingIsBadRequest: true,
@@ -165,11 +172,15 @@ export function mountIdentityRoutes(routes: RouteTable, ctx: AppContext): void {
     path: '/v1/auth/logout',
     tag: TAG,
     summary: 'Sign out',
-    description: 'Revokes the presented session and clears both session cookies. Idempotent.',
+    description:
+      'Revokes every session the request presents (Bearer, `svc_session`, and the manager session kept in ' +
+      '`svc_mgr_session` while acting as a managed user) and clears both session cookies. Idempotent. ' +
+      'A cookie-only request from another site’s Origin is refused (403 `csrf_rejected`).',
     auth: 'none',
     response: schemas.LogoutOutput,
+    errors: { 403: 'Cookie-only request from another site (`csrf_rejected`).' },
     handler: async ({ credentials, cookies }) => {
-      const result = await logOut(ctx, credentials);
+      const result = await logOut(ctx, credentials, cookies.managerBackup());
       cookies.clearSession();
       cookies.clearManagerBackup();
       return result;
@@ -222,7 +233,9 @@ export function mountIdentityRoutes(routes: RouteTable, ctx: AppContext): void {
     summary: 'Create an account',
     description:
       'Tags are 2–32 of `[A-Za-z0-9_.-]`, starting with a letter or digit, unique case-insensitively. ' +
-      'Passwords need 10 characters and must not be common. New accounts can read; writing needs a verified contact.',
+      'Passwords need 10 characters, must not be common, and are at most 72 bytes in UTF-8 (bcrypt reads no ' +
+      'further, so longer ones are refused with 422 rather than cut). New accounts can read; writing needs a ' +
+      'verified contact.',
     auth: 'none',
     rateLimit: authLimit,
     body: schemas.RegisterInput,

@@ -2,6 +2,7 @@
 import { z } from '../../platform/openapi.js';
 import { SCOPES, parseScopeList } from '../../platform/auth/scopes.js';
 import { Uid, UserTag } from '../users/users.schemas.js';
+import { MAX_PASSWORD_BYTES, fitsBcrypt } from './passwords.js';
 
 /** A space-delimited scope string; unknown scope names are a validation error. */
 export const ScopeString = z
@@ -99,7 +100,15 @@ export const RefreshInput = z
   .loose()
   .openapi('RefreshInput', { description: 'Optional; ignored.' });
 
-export const Password = z.string().max(256);
+/** Every password field of the API (register, login, change, reset), so the byte limit is one rule. */
+export const Password = z
+  .string()
+  .refine(fitsBcrypt, { message: `at most ${MAX_PASSWORD_BYTES} bytes in UTF-8` })
+  .openapi({
+    description:
+      `At most ${MAX_PASSWORD_BYTES} bytes in UTF-8 (72 ASCII characters, fewer with accents or emoji). ` +
+      'bcrypt ignores anything past 72 bytes, so longer passwords are refused with 422 rather than cut.',
+  });
 
 export const LoginInput = z
   .object({

@@ -1,5 +1,8 @@
 // POST /v1/auth/password/login. The answer to a wrong pair is the same whether or not the account
-// exists (and takes as long: a dummy hash is compared). Failed attempts are counted per account.
+// exists, and every attempt costs exactly one bcrypt comparison (against a dummy hash when no single
+// account is meant), so neither the answer nor its timing tells whether an account exists or how
+// many share an email. An email names an account only once verified. Failed attempts are counted
+// per account.
 import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { findUserByUid } from '../users/users-repository.js';
@@ -23,16 +26,18 @@ export async function logInWithPassword(
   const failures = ctx.limits.loginFailuresByAccount;
   for (const key of failureKeys) await failures.assertNotBlocked(key);
 
-  let matchedUid: string | null = null;
-  for (const candidate of candidates) {
-    if (await verifyPassword(input.password, candidate.password_hash)) {
-      matchedUid = candidate.uid;
-      break;
-    }
+  const candidate = candidates.length === 1 ? candidates[0]! : null;
+  const hash = candidate?.password_hash ?? (await dummyPasswordHash(ctx.config.bcryptCost));
+  const matched = await verifyPassword(input.password, hash);
+  if (candidates.length > 1) {
+    // Only an email can mean several accounts (tags are unique). Trying the password against each
+    // would multiply the work per attempt; the reset flow answers the same 409 for this email.
+    throw new AppError(
+      'ambiguous_email',
+      'Several accounts have verified this email; sign in with user_tag to say which one.',
+    );
   }
-  if (candidates.length === 0)
-    await verifyPassword(input.password, await dummyPasswordHash(ctx.config.bcryptCost));
-  const user = matchedUid ? await findUserByUid(ctx.db, matchedUid) : null;
+  const user = matched && candidate ? await findUserByUid(ctx.db, candidate.uid) : null;
   if (!user) {
     for (const key of failureKeys) await failures.penalize(key);
     throw new AppError('invalid_credentials', 'Wrong user or password.');

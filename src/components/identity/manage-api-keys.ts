@@ -2,9 +2,10 @@
 // broader than the credential that creates it, so a narrowed worker token cannot mint a wider key.
 import type { Caller } from '../../platform/auth/caller.js';
 import { intersectScopes, parseScopeList, type Scope } from '../../platform/auth/scopes.js';
-import { formatApiKey, newSecret, newShortId, sha256Hex } from '../../platform/auth/secrets.js';
+import { formatApiKey, newSecret, sha256Hex } from '../../platform/auth/secrets.js';
 import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
+import { withFreshId } from '../../platform/neo4j/unique-ids.js';
 import * as repo from './identity-repository.js';
 import type { KeyCreated, KeyOutput } from './identity.schemas.js';
 
@@ -17,17 +18,20 @@ export async function createApiKey(
 ): Promise<KeyCreated> {
   const asked = input.scopes_cap === undefined ? null : parseScopeList(input.scopes_cap).scopes;
   const cap = asked === null && caller.ceiling === null ? null : intersectScopes(asked, caller.ceiling);
-  const keyId = newShortId();
-  const key = formatApiKey(keyId, newSecret());
   const expiresAt = input.expires_at === undefined ? null : new Date(input.expires_at).toISOString();
-  await repo.createApiKey(ctx.db, {
-    uid: caller.uid,
-    key_id: keyId,
-    hash: sha256Hex(key),
-    prefix: key.slice(0, 14),
-    label: input.label ?? null,
-    scopes_cap: cap,
-    expires_at: expiresAt,
+  // The key embeds its id, so a clash on key_id makes a whole new key, not just a new id.
+  const { keyId, key } = await withFreshId('key_id', async (keyId) => {
+    const key = formatApiKey(keyId, newSecret());
+    await repo.createApiKey(ctx.db, {
+      uid: caller.uid,
+      key_id: keyId,
+      hash: sha256Hex(key),
+      prefix: key.slice(0, 14),
+      label: input.label ?? null,
+      scopes_cap: cap,
+      expires_at: expiresAt,
+    });
+    return { keyId, key };
   });
   return {
     key_id: keyId,

@@ -13,6 +13,7 @@ import {
 } from '../../platform/auth/secrets.js';
 import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
+import type { Tx } from '../../platform/neo4j/database.js';
 import * as repo from './identity-repository.js';
 import type { TokenResponse } from './identity.schemas.js';
 
@@ -33,29 +34,35 @@ export interface MintedSession extends TokenResponse {
 
 /**
  * A session of the user's own with everything their grant allows: what signing in by password,
- * registering, changing or resetting a password gives.
+ * registering, changing or resetting a password gives. Given `tx`, the session is written in that
+ * transaction, so it commits (or not) with the change that signs the user in.
  */
 export function mintSignInSession(
   ctx: AppContext,
   user: { uid: string; scopes: Scope[] },
+  tx?: Tx,
 ): Promise<MintedSession> {
-  return mintSession(ctx, {
-    uid: user.uid,
-    grant: user.scopes,
-    requested: null,
-    keyId: null,
-    keyCap: null,
-    deviceId: null,
-    actingManagerUid: null,
-  });
+  return mintSession(
+    ctx,
+    {
+      uid: user.uid,
+      grant: user.scopes,
+      requested: null,
+      keyId: null,
+      keyCap: null,
+      deviceId: null,
+      actingManagerUid: null,
+    },
+    tx,
+  );
 }
 
-export async function mintSession(ctx: AppContext, request: MintRequest): Promise<MintedSession> {
+export async function mintSession(ctx: AppContext, request: MintRequest, tx?: Tx): Promise<MintedSession> {
   const sessionId = newSessionId();
   const secret = newSecret();
   const expiresIn = ctx.config.sessionTtlSeconds;
   const expiresAt = new Date(Date.now() + expiresIn * 1000).toISOString();
-  await repo.createSession(ctx.db, {
+  await repo.createSession(tx ?? ctx.db, {
     session_id: sessionId,
     secret_hash: sha256Hex(secret),
     uid: request.uid,

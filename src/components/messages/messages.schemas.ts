@@ -1,5 +1,6 @@
 // Shapes of message input and output (validation and OpenAPI).
 import { z } from '../../platform/openapi.js';
+import { queryInteger } from '../../platform/query-integer.js';
 
 export const MessageId = z.string().regex(/^[0-9a-f]{8}$/, 'must be 8 lowercase hex characters');
 export const MessageIdParam = z.object({ message_id: MessageId });
@@ -235,8 +236,8 @@ export type PaginatedMessages = z.infer<typeof PaginatedMessages>;
 /** skip ≥ 0 and 1 ≤ limit ≤ 100; out of range is 422. */
 export function pageQuery(defaultLimit: number) {
   return {
-    skip: z.coerce.number().int().min(0).max(100_000).default(0),
-    limit: z.coerce.number().int().min(1).max(100).default(defaultLimit),
+    skip: queryInteger({ min: 0, max: 100_000 }).default(0),
+    limit: queryInteger({ min: 1, max: 100 }).default(defaultLimit),
   };
 }
 

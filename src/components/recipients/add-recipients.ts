@@ -43,7 +43,8 @@ export async function addRecipients(
 ): Promise<AddRecipientsResponse> {
   assertScope(caller, 'messages.write');
   const messageIds = namedMessageIds(input);
-  if (input.recipients.length === 0) throw new AppError('missing_field', 'The field recipients is required.');
+  if (input.recipients.length === 0)
+    throw new AppError('missing_field', 'The field recipients must name at least one user.');
   const refs = input.recipients.map(parseRecipient);
 
   const response = await ctx.db.inWrite(async (tx) => {

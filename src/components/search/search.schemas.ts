@@ -1,6 +1,7 @@
 // Shapes of search and similar-messages: they validate REST queries and GraphQL arguments alike,
 // and feed the OpenAPI document.
 import { z } from '../../platform/openapi.js';
+import { queryInteger } from '../../platform/query-integer.js';
 import { MessageOutput, TagList, pageQuery } from '../messages/messages.schemas.js';
 
 export const MAX_QUERY_CHARS = 1000;
@@ -66,18 +67,10 @@ export const SearchQuery = z
 export type SearchQuery = z.infer<typeof SearchQuery>;
 
 export const SimilarQuery = z.object({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(50)
+  limit: queryInteger({ min: 1, max: 50 })
     .default(5)
     .openapi({ description: 'How many similar messages to answer, 1–50.' }),
-  max_n: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(10)
+  max_n: queryInteger({ min: 1, max: 10 })
     .default(3)
     .openapi({ description: 'Longest n-gram (consecutive tokens) compared, 1–10.' }),
 });

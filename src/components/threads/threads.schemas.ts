@@ -1,6 +1,7 @@
 // Shapes of the read views (timeline, inbox, history, public, traversal, tree ids): they validate
 // REST queries and GraphQL arguments alike, and feed the OpenAPI document.
 import { z } from '../../platform/openapi.js';
+import { queryInteger } from '../../platform/query-integer.js';
 import { ChannelId } from '../channels/channels.schemas.js';
 import { MessageOutput, QueryBoolean, pageQuery } from '../messages/messages.schemas.js';
 
@@ -30,7 +31,7 @@ export type HistoryQuery = z.infer<typeof HistoryQuery>;
 export const PublicQuery = z.object(pageQuery(15));
 export type PublicQuery = z.infer<typeof PublicQuery>;
 
-const Depth = z.coerce.number().int().min(0).max(100).default(2);
+const Depth = queryInteger({ min: 0, max: 100 }).default(2);
 
 export const TraverseQuery = z.object({
   up_depth: Depth.openapi({ description: 'Hops above the origin, 0–100.' }),

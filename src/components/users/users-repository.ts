@@ -1,7 +1,7 @@
 // The only code that runs the users' Cypher. Takes and returns plain objects.
 import type { Scope } from '../../platform/auth/scopes.js';
 import { AppError } from '../../platform/errors.js';
-import type { Database } from '../../platform/neo4j/database.js';
+import type { Database, Tx } from '../../platform/neo4j/database.js';
 import { constraintClash, withFreshId } from '../../platform/neo4j/unique-ids.js';
 import { toUserRecord, type UserRecord } from './user-record.js';
 
@@ -26,17 +26,32 @@ export interface NewUser {
 const NO_BOT = { modalities: null, integrations: null, versions: null, context_origin_id: null };
 
 /** Creates a user; a uid clash is retried with a new uid, a tag clash is 409 `user_tag_taken`. */
-export async function createUser(db: Database, user: NewUser): Promise<UserRecord> {
+export function createUser(db: Database, user: NewUser): Promise<UserRecord> {
+  return createUserWith(db, user, (_tx, created) => Promise.resolve(created));
+}
+
+/**
+ * createUser, and `andThen` writes more in the same transaction (registration signs the new user
+ * in), so the account and what goes with it commit together or not at all. Answers what `andThen`
+ * answers; it may run more than once (a retried uid), each time in a fresh transaction.
+ */
+export async function createUserWith<T>(
+  db: Database,
+  user: NewUser,
+  andThen: (tx: Tx, created: UserRecord) => Promise<T>,
+): Promise<T> {
   try {
-    return await withFreshId('uid', async (uid) => {
-      const rows = await db.write('users/create-user', {
-        ...user,
-        uid,
-        bot: user.bot ?? NO_BOT,
-        now: new Date().toISOString(),
-      });
-      return toUserRecord(rows[0]!.user);
-    });
+    return await withFreshId('uid', async (uid) =>
+      db.inWrite(async (tx) => {
+        const rows = await tx.run('users/create-user', {
+          ...user,
+          uid,
+          bot: user.bot ?? NO_BOT,
+          now: new Date().toISOString(),
+        });
+        return andThen(tx, toUserRecord(rows[0]!.user));
+      }),
+    );
   } catch (error) {
     if (constraintClash(error) === 'tag_folded')
       throw new AppError('user_tag_taken', 'That user tag is taken.');

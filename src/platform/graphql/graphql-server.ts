@@ -26,6 +26,8 @@ import { INTERNAL_ERROR, appErrorShape } from './graphql-errors.js';
 import { maxListNesting } from './list-nesting.js';
 import { PROJECT_ROOT } from '../paths.js';
 import type { GraphQLContext } from './graphql-context.js';
+import { isCredentialFreeOperation } from './credential-free-operation.js';
+import type { Caller } from '../auth/caller.js';
 
 export const GRAPHQL_LIMITS = {
   maxDepth: 10,
@@ -96,21 +98,26 @@ export async function createGraphQLMiddleware(
     context: async ({ req, res }): Promise<GraphQLContext> => {
       const cookies = sessionCookies(req, res, ctx.config);
       const credentials = readCredentials(req.headers, cookies.session());
+      const contextFor = (caller: Caller | null): GraphQLContext => ({
+        app: ctx,
+        caller,
+        credentials,
+        cookies,
+        ip: req.ip ?? 'unknown',
+        loaders: new Map(),
+        answer: newAnswerBudget(),
+      });
       try {
-        const caller = await authenticateRequest(authenticate, credentials, cookies);
-        if (caller) assertSameOriginForCookieWrite(req, credentials, ctx.config);
-        return {
-          app: ctx,
-          caller,
-          credentials,
-          cookies,
-          ip: req.ip ?? 'unknown',
-          loaders: new Map(),
-          answer: newAnswerBudget(),
-        };
+        // Before authentication, as for REST: the logout mutation acts on the cookies too.
+        assertSameOriginForCookieWrite(req, credentials, cookies, ctx.config);
+        return contextFor(await authenticateRequest(authenticate, credentials, cookies));
       } catch (error) {
-        // Bad credentials fail the whole request with the REST status, not as a 500.
+        // Bad credentials fail the whole request with the REST status, not as a 500...
         if (!(error instanceof AppError)) throw error;
+        // ...unless the operation is only a logout, which (as over REST) ends what it can and succeeds.
+        if (error.status === 401 && isCredentialFreeOperation(req.body, GRAPHQL_LIMITS.maxTokens)) {
+          return contextFor(null);
+        }
         throw new GraphQLError(error.message, {
           extensions: { code: error.code, status: error.status, http: { status: error.status } },
         });

@@ -1,12 +1,17 @@
 // The one way Skein calls out to URLs its users gave it (endpoint verification and webhook delivery).
 // Server-side request forgery is stopped by request-filtering-agent, which checks the address a
 // connection actually goes to (after DNS, so a name that rebinds to 127.0.0.1 is refused too) and
-// refuses loopback, private, link-local and reserved ranges unless SKEIN_WEBHOOK_ALLOW_PRIVATE=true.
+// refuses loopback, private, link-local and reserved ranges unless SKEIN_WEBHOOK_ALLOW_PRIVATE=true;
+// IPv6 forms that embed an IPv4 address are refused here as well (see embedded-ipv4.ts), both as
+// literal hosts and as what a name resolves to.
 // Redirects are never followed (a redirect is the caller's failure to handle), answers are read up
 // to a cap, and every request has a time-out.
+import dns from 'node:dns';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
+import type { LookupFunction } from 'node:net';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
+import { carriesIPv4 } from './embedded-ipv4.js';
 
 export interface OutboundRequest {
   url: string;
@@ -45,6 +50,25 @@ const agents = {
   open: { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) },
 };
 
+const embeddedRefusal = (address: string) =>
+  new OutboundRefused(`The address ${address} embeds an IPv4 address and is not allowed.`);
+
+/**
+ * Resolves like dns.lookup, refusing the whole name when any of its addresses embeds an IPv4 one
+ * (the guarded agent then checks the rest against its private ranges).
+ */
+const lookupRefusingEmbeddedIPv4: LookupFunction = (hostname, options, callback) => {
+  dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, []);
+    const refused = addresses.find((entry) => carriesIPv4(entry.address));
+    if (refused) return callback(embeddedRefusal(refused.address), []);
+    if (options.all) return callback(null, addresses);
+    const first = addresses[0];
+    if (!first) return callback(new OutboundFailed(`${hostname} has no address.`), []);
+    callback(null, first.address, first.family);
+  });
+};
+
 /**
  * Parses a user-given endpoint URL: http or https, a host, no user:password part. Returns null when
  * the URL is not acceptable, so callers can answer with their own 400.
@@ -68,6 +92,8 @@ export function sendOutbound(
 ): Promise<OutboundResponse> {
   const url = parseEndpointUrl(request.url);
   if (!url) return Promise.reject(new OutboundFailed(`Not a usable http(s) URL: ${request.url}`));
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (!options.allowPrivate && carriesIPv4(host)) return Promise.reject(embeddedRefusal(host));
   const set = options.allowPrivate ? agents.open : agents.guarded;
   const client = url.protocol === 'https:' ? https : http;
   const agent = url.protocol === 'https:' ? set.https : set.http;
@@ -79,6 +105,7 @@ export function sendOutbound(
       {
         method: request.method,
         agent,
+        ...(options.allowPrivate ? {} : { lookup: lookupRefusingEmbeddedIPv4 }),
         headers: {
           'user-agent': 'Skein-Webhooks/1.0',
           ...request.headers,
@@ -113,7 +140,7 @@ export function sendOutbound(
     req.on('close', () => clearTimeout(deadline));
     req.on('error', (error) => {
       clearTimeout(deadline);
-      if (error instanceof OutboundFailed) reject(error);
+      if (error instanceof OutboundFailed || error instanceof OutboundRefused) reject(error);
       else if (/is not allowed/i.test(error.message)) reject(new OutboundRefused(error.message));
       else reject(new OutboundFailed(error.message));
     });

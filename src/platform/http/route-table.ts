@@ -12,6 +12,7 @@ import { parseInput } from '../validation.js';
 import { authenticateRequest, type Authenticator } from './authenticate-request.js';
 import { assertSameOriginForCookieWrite } from './csrf.js';
 import { readCredentials } from './credentials.js';
+import { methodNotAllowed } from './method-not-allowed.js';
 import { sessionCookies, type SessionCookies } from './session-cookies.js';
 
 export type { Authenticator };
@@ -103,7 +104,7 @@ export type RouteSpec<B extends ZodType, Q extends ZodType, P extends ZodType, R
   AuthedRoute<B, Q, P, R> | OpenRoute<B, Q, P, R>;
 
 export class RouteTable {
-  private readonly pending: { path: string; register: () => void }[] = [];
+  private readonly pending: { path: string; method: Method; register: () => void }[] = [];
 
   constructor(
     private readonly router: Router,
@@ -118,6 +119,7 @@ export class RouteTable {
     this.document(spec);
     this.pending.push({
       path: spec.path,
+      method: spec.method,
       register: () =>
         this.router[spec.method](spec.path, (req: Request, res: Response, next: NextFunction) => {
           this.handle(spec, req, res).catch(next);
@@ -128,19 +130,28 @@ export class RouteTable {
   /**
    * Registers every added route with Express, literal segments before parameters, so that
    * /v1/messages/inbox is never taken for /v1/messages/:message_id whatever the mounting order.
+   * Each path's routes are followed by its 405 answer for the methods it lacks, so that
+   * DELETE /v1/messages/tags is not taken for DELETE /v1/messages/:message_id either.
    */
   finish(): void {
     // One character per segment, 0 literal and 1 parameter: comparing these strings is a total
     // order that puts a literal before a parameter at the first segment where two paths differ.
+    // Paths of equal rank cannot match the same URL, so ordering them by text (to keep each path's
+    // routes together) changes nothing else.
     const rank = (path: string) =>
       path
         .split('/')
         .map((segment) => (segment.startsWith(':') ? '1' : '0'))
-        .join('');
+        .join('') + ` ${path}`;
     const sorted = [...this.pending].sort((a, b) =>
       rank(a.path) < rank(b.path) ? -1 : rank(a.path) > rank(b.path) ? 1 : 0,
     );
-    for (const route of sorted) route.register();
+    sorted.forEach((route, index) => {
+      route.register();
+      if (sorted[index + 1]?.path === route.path) return;
+      const methods = sorted.filter((other) => other.path === route.path).map((other) => other.method);
+      this.router.all(route.path, methodNotAllowed(methods));
+    });
     this.pending.length = 0;
   }
 
@@ -159,9 +170,10 @@ export class RouteTable {
     }
     const cookies = sessionCookies(req, res, this.ctx.config);
     const credentials = readCredentials(req.headers, cookies.session());
+    // Before authentication and for every auth mode: logout (auth 'none') acts on the cookies too.
+    assertSameOriginForCookieWrite(req, credentials, cookies, this.ctx.config);
     const caller =
       spec.auth === 'none' ? null : await authenticateRequest(this.authenticate, credentials, cookies);
-    if (caller) assertSameOriginForCookieWrite(req, credentials, this.ctx.config);
 
     const options = {
       missingIsBadRequest: spec.missingIsBadRequest ?? false,
@@ -169,7 +181,10 @@ export class RouteTable {
     };
     const rawBody: unknown = spec.readBody ? await spec.readBody(req, res, caller) : req.body;
     const request: RouteRequest<z.infer<B>, z.infer<Q>, z.infer<P>> = {
-      body: (spec.body ? parseInput(spec.body, rawBody ?? {}, 'body', options) : undefined) as z.infer<B>,
+      // No body at all reads as {}; a JSON null is a body, and the schema refuses it.
+      body: (spec.body
+        ? parseInput(spec.body, rawBody === undefined ? {} : rawBody, 'body', options)
+        : undefined) as z.infer<B>,
       query: (spec.query ? parseInput(spec.query, req.query, 'query') : undefined) as z.infer<Q>,
       params: (spec.params ? parseInput(spec.params, req.params, 'path') : undefined) as z.infer<P>,
       caller,
