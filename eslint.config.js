@@ -4,7 +4,8 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'neo4j/', 'data/', 'coverage/'] },
+  // sdks/python/.venv is the Python SDK's virtualenv (sdks/python/setup-venv.sh): third-party files.
+  { ignores: ['dist/', 'node_modules/', 'neo4j/', 'data/', 'coverage/', 'sdks/python/.venv/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -1,0 +1,134 @@
+"""A small client of Skein's REST API (/v1), on httpx."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+JSON = dict[str, Any]
+
+
+class SkeinError(Exception):
+    """A non-2xx answer: the contract's ``{"detail", "code"}`` body with the status."""
+
+    def __init__(self, status: int, code: str, detail: Any) -> None:
+        super().__init__(f"{status} {code}: {detail}")
+        self.status = status
+        self.code = code
+        self.detail = detail
+
+
+class MessageRejected(SkeinError):
+    """One item of a POST /v1/messages batch failed on its own (the batch answered 200)."""
+
+
+class SkeinClient:
+    """Authenticates with a session token (``Authorization: Bearer``) or an API key (``x-api-key``).
+
+    ``login`` and ``register`` switch the client to the session they return.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        token: str | None = None,
+        api_key: str | None = None,
+        timeout: float = 30.0,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.token = token
+        self.api_key = api_key
+        self._http = httpx.Client(base_url=self.base_url, timeout=timeout, transport=transport)
+
+    def __enter__(self) -> SkeinClient:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._http.close()
+
+    # --- auth -------------------------------------------------------------------------------
+    def register(self, user_tag: str, password: str, **fields: Any) -> JSON:
+        """POST /v1/auth/register (``email``, ``display_name`` optional)."""
+        tokens = self.request("POST", "/v1/auth/register", {"user_tag": user_tag, "password": password, **fields})
+        self.token = tokens["access_token"]
+        return tokens
+
+    def login(self, password: str, *, user_tag: str | None = None, email: str | None = None) -> JSON:
+        """POST /v1/auth/password/login with a user tag or an email."""
+        body: JSON = {"password": password}
+        if user_tag is not None:
+            body["user_tag"] = user_tag
+        if email is not None:
+            body["email"] = email
+        tokens = self.request("POST", "/v1/auth/password/login", body)
+        self.token = tokens["access_token"]
+        return tokens
+
+    def me(self) -> JSON:
+        return self.request("GET", "/v1/users/me")
+
+    # --- messages ---------------------------------------------------------------------------
+    def post(self, content: str, *, idempotency_key: str | None = None, **fields: Any) -> JSON:
+        """POST /v1/messages with one MessageInput; answers the MessageOutput or raises MessageRejected."""
+        headers = {"idempotency-key": idempotency_key} if idempotency_key else {}
+        results = self.request("POST", "/v1/messages", {"content": content, **fields}, headers=headers)
+        result = results[0]
+        if not result["ok"]:
+            error = result["error"]
+            raise MessageRejected(error["status"], error["code"], error["detail"])
+        return result["message"]
+
+    def reply(self, message: str | JSON, content: str, **fields: Any) -> JSON:
+        """Replies as a chat reply does: ``"audience": "parent"`` also reaches the parent's author,
+        its CC recipients and the parent's channels you belong to."""
+        parent_id = message if isinstance(message, str) else message["id"]
+        return self.post(content, parent_id=parent_id, audience="parent", **fields)
+
+    def get_message(self, message_id: str) -> JSON:
+        return self.request("GET", f"/v1/messages/{message_id}")
+
+    def notifications(self, since: str | None = None, limit: int | None = None) -> JSON:
+        """GET /v1/notifications: ``{"notifications", "cursor", "has_more"}`` after ``since``."""
+        params: dict[str, str | int] = {}
+        if since is not None:
+            params["since"] = since
+        if limit is not None:
+            params["limit"] = limit
+        return self.request("GET", "/v1/notifications", params=params)
+
+    # --- anything else ----------------------------------------------------------------------
+    def auth_headers(self) -> dict[str, str]:
+        if self.token:
+            return {"authorization": f"Bearer {self.token}"}
+        if self.api_key:
+            return {"x-api-key": self.api_key}
+        return {}
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        params: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> Any:
+        """Sends one request; answers the parsed JSON body, raises SkeinError on a non-2xx status."""
+        all_headers = {"accept": "application/json", **self.auth_headers(), **(headers or {})}
+        res = self._http.request(
+            method, path, json=body if body is not None else None, params=params, headers=all_headers
+        )
+        try:
+            parsed = res.json() if res.content else None
+        except ValueError:
+            parsed = res.text
+        if res.is_error:
+            error = parsed if isinstance(parsed, dict) else {}
+            raise SkeinError(res.status_code, error.get("code", "http_error"), error.get("detail", res.text))
+        return parsed

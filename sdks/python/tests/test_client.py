@@ -1,0 +1,74 @@
+"""SkeinClient against a running Skein: auth, posting, reading, replies that keep the audience."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from skein import MessageRejected, SkeinClient, SkeinError
+
+from .conftest import PASSWORD, User, unique_tag
+
+
+def test_when_a_user_registers_and_logs_in_then_the_client_uses_the_new_session(base_url: str) -> None:
+    tag = unique_tag()
+    with SkeinClient(base_url) as client:
+        tokens = client.register(tag, PASSWORD)
+        assert tokens["token_type"] == "Bearer"
+        assert client.me()["user_tag"] == tag
+    with SkeinClient(base_url) as again:
+        again.login(PASSWORD, user_tag=tag)
+        assert again.me()["user_tag"] == tag
+
+
+def test_when_the_password_is_wrong_then_a_skein_error_carries_the_status_and_code(base_url: str) -> None:
+    with SkeinClient(base_url) as client, pytest.raises(SkeinError) as caught:
+        client.login("not-the-password-at-all", user_tag=unique_tag())
+    assert caught.value.status == 401
+
+
+def test_when_a_message_is_posted_then_its_recipient_can_read_it(new_writer: Callable[[], User]) -> None:
+    alice, bob = new_writer(), new_writer()
+    posted = alice.client.post("hello from python", recipients=[f"uid:{bob.uid}"])
+    read = bob.client.get_message(posted["id"])
+    assert read["content"] == "hello from python"
+    assert read["author"]["uid"] == alice.uid
+
+
+def test_when_an_item_fails_then_post_raises_message_rejected(new_writer: Callable[[], User]) -> None:
+    alice = new_writer()
+    with pytest.raises(MessageRejected) as caught:
+        alice.client.post("to nobody", recipients=[f"uid:{'0' * 8}"])
+    assert caught.value.status == 404
+
+
+def test_when_a_user_replies_then_the_reply_reaches_the_parents_author_and_cc(
+    new_writer: Callable[[], User],
+) -> None:
+    alice, bob, carol = new_writer(), new_writer(), new_writer()
+    parent = alice.client.post("question", recipients=[f"uid:{bob.uid}", f"uid:{carol.uid}"])
+    reply = bob.client.reply(parent, "answer")
+    assert reply["parent_id"] == parent["id"]
+    assert {r["uid"] for r in reply["recipients"]} >= {alice.uid, carol.uid}
+    assert alice.client.get_message(reply["id"])["content"] == "answer"
+    assert carol.client.get_message(reply["id"])["content"] == "answer"
+    # Without the audience, a reply reaches only whom it names: the contrast shows reply() set it.
+    bare = bob.client.post("aside", parent_id=parent["id"])
+    with pytest.raises(SkeinError) as caught:
+        alice.client.get_message(bare["id"])
+    assert caught.value.status == 404
+
+
+def test_when_notifications_are_read_from_a_cursor_then_only_later_events_come(
+    new_writer: Callable[[], User],
+) -> None:
+    alice, bob = new_writer(), new_writer()
+    start = bob.client.notifications()["cursor"]
+    first = alice.client.post("one", recipients=[f"uid:{bob.uid}"])
+    page = bob.client.notifications(since=start)
+    ids = [m["id"] for n in page["notifications"] for m in n["event"]["content"]["messages"]]
+    assert ids == [first["id"]]
+    second = alice.client.post("two", recipients=[f"uid:{bob.uid}"])
+    later = bob.client.notifications(since=page["cursor"])
+    assert [m["id"] for n in later["notifications"] for m in n["event"]["content"]["messages"]] == [second["id"]]

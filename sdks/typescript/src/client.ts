@@ -1,0 +1,151 @@
+// A small typed client of Skein's REST API (/v1). Shapes come from the generated OpenAPI types, so
+// a field renamed in the service breaks the SDK's compile instead of its users at run time.
+import type { components } from './generated/openapi.js';
+
+export type Schemas = components['schemas'];
+export type MessageInput = Schemas['MessageInput'];
+export type MessageOutput = Schemas['MessageOutput'];
+export type MessageCreateResult = Schemas['MessageCreateResult'];
+export type TokenResponse = Schemas['TokenResponse'];
+export type NotificationPage = Schemas['NotificationPage'];
+export type UserOutput = Schemas['UserOutput'];
+export type ErrorBody = Schemas['Error'];
+
+/** A non-2xx answer: the contract's `{detail, code}` body with the status. */
+export class SkeinError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: ErrorBody['detail'] | undefined,
+  ) {
+    super(`${status} ${code}: ${typeof detail === 'string' ? detail : JSON.stringify(detail)}`);
+    this.name = 'SkeinError';
+  }
+}
+
+/** A message item of a POST /v1/messages batch that failed on its own (the batch answered 200). */
+export class MessageRejected extends SkeinError {}
+
+export interface ClientOptions {
+  /** The service's base URL, e.g. http://localhost:8080 (no /v1). */
+  baseUrl: string;
+  /** A session token (`svc_session_…`) sent as `Authorization: Bearer`. */
+  token?: string;
+  /** An API key (`sk_…`) sent as `x-api-key`; used when no token is set. */
+  apiKey?: string;
+  fetch?: typeof fetch;
+}
+
+export interface Credentials {
+  token?: string | undefined;
+  apiKey?: string | undefined;
+}
+
+export class SkeinClient {
+  readonly baseUrl: string;
+  private credentials: Credentials;
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(options: ClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.credentials = { token: options.token, apiKey: options.apiKey };
+    this.fetchImpl = options.fetch ?? fetch;
+  }
+
+  /** What the socket client authenticates with. */
+  get auth(): Credentials {
+    return { ...this.credentials };
+  }
+
+  /** POST /v1/auth/register; the client then uses the new session. */
+  async register(body: Schemas['RegisterRequest']): Promise<TokenResponse> {
+    const tokens = await this.request<TokenResponse>('POST', '/v1/auth/register', body);
+    this.credentials = { token: tokens.access_token };
+    return tokens;
+  }
+
+  /** POST /v1/auth/password/login with a user tag or an email; the client then uses the session. */
+  async login(body: Schemas['PasswordLoginRequest']): Promise<TokenResponse> {
+    const tokens = await this.request<TokenResponse>('POST', '/v1/auth/password/login', body);
+    this.credentials = { token: tokens.access_token };
+    return tokens;
+  }
+
+  me(): Promise<UserOutput> {
+    return this.request<UserOutput>('GET', '/v1/users/me');
+  }
+
+  /** POST /v1/messages with one input; answers the created message or throws MessageRejected. */
+  async post(input: MessageInput, options: { idempotencyKey?: string } = {}): Promise<MessageOutput> {
+    const headers: Record<string, string> = {};
+    if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
+    const [result] = await this.postMany([input], headers);
+    if (!result) throw new SkeinError(500, 'empty_answer', 'POST /v1/messages answered no result.');
+    if (!result.ok) throw new MessageRejected(result.error.status, result.error.code, result.error.detail);
+    return result.message;
+  }
+
+  /** POST /v1/messages with several inputs: one result per input, each ok or failed on its own. */
+  postMany(inputs: MessageInput[], headers: Record<string, string> = {}): Promise<MessageCreateResult[]> {
+    return this.request<MessageCreateResult[]>('POST', '/v1/messages', inputs, headers);
+  }
+
+  /**
+   * Replies to a message as a chat reply does: with `"audience": "parent"` the reply also reaches the
+   * parent's author, its CC recipients and the parent's channels the caller belongs to.
+   */
+  reply(
+    parent: string | { id: string },
+    content: string,
+    extra: Omit<MessageInput, 'content' | 'parent_id' | 'audience'> = {},
+  ): Promise<MessageOutput> {
+    const parentId = typeof parent === 'string' ? parent : parent.id;
+    return this.post({ ...extra, content, parent_id: parentId, audience: 'parent' });
+  }
+
+  /** GET /v1/messages/{message_id}. */
+  getMessage(id: string): Promise<MessageOutput> {
+    return this.request<MessageOutput>('GET', `/v1/messages/${encodeURIComponent(id)}`);
+  }
+
+  /** GET /v1/notifications: events after `since` (a cursor from a page, a socket frame or a ready frame). */
+  notifications(options: { since?: string; limit?: number } = {}): Promise<NotificationPage> {
+    const query = new URLSearchParams();
+    if (options.since !== undefined) query.set('since', options.since);
+    if (options.limit !== undefined) query.set('limit', String(options.limit));
+    const suffix = query.size > 0 ? `?${query.toString()}` : '';
+    return this.request<NotificationPage>('GET', `/v1/notifications${suffix}`);
+  }
+
+  /** Any other operation: answers the parsed JSON body, throws SkeinError on a non-2xx status. */
+  async request<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
+    if (this.credentials.token) headers.authorization = `Bearer ${this.credentials.token}`;
+    else if (this.credentials.apiKey) headers['x-api-key'] = this.credentials.apiKey;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await this.fetchImpl(this.baseUrl + path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown = null;
+    if (text.length > 0) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = text;
+      }
+    }
+    if (!res.ok) {
+      const error = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Partial<ErrorBody>;
+      throw new SkeinError(res.status, error.code ?? 'http_error', error.detail ?? text);
+    }
+    return parsed as T;
+  }
+}
