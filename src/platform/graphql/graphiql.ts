@@ -18,6 +18,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Express, Request, Response } from 'express';
 import { AppError } from '../errors.js';
+import { APP_PAGE_CSP } from '../http/app-page-policy.js';
 
 const require = createRequire(import.meta.url);
 
@@ -103,22 +104,6 @@ ${scripts.map((name) => `<script src="${href(name)}"></script>`).join('\n')}
 `;
 }
 
-// Scripts and styles only from this origin: no inline script, no eval, no inline <style>. GraphiQL
-// (React, CodeMirror) styles elements through the CSSOM, which style-src does not govern, so it
-// needs no 'unsafe-inline' (the browser tests fail on any CSP violation). Its CSS embeds fonts and
-// icons as data: URLs, and the page's empty icon is one, which spares a /favicon.ico request.
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
 const COMMON_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'same-origin',
@@ -149,7 +134,7 @@ export function mountGraphiQL(app: Express): void {
       .set({
         ...COMMON_HEADERS,
         'Content-Type': 'text/html; charset=utf-8',
-        'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+        'Content-Security-Policy': APP_PAGE_CSP,
         'X-Frame-Options': 'DENY',
         'Cache-Control': 'no-cache',
         Vary: 'Accept',

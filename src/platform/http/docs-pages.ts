@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Express, Request, Response } from 'express';
 import { AppError } from '../errors.js';
+import { APP_PAGE_CSP } from './app-page-policy.js';
 
 const require = createRequire(import.meta.url);
 
@@ -147,23 +148,9 @@ ${LINKS.filter((link) => link.rel !== 'public')
 </html>
 `;
 
-// Scripts and styles only from this origin. Swagger UI sets element styles through the CSSOM (not
-// governed by style-src) and embeds its icons as data: URLs.
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
 const HTML_HEADERS = {
   'Content-Type': 'text/html; charset=utf-8',
-  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'Content-Security-Policy': APP_PAGE_CSP,
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
   'Referrer-Policy': 'same-origin',
