@@ -6,7 +6,11 @@
 // message the viewer may not see: an invisible ancestor ends the upward walk, an invisible child
 // prunes its subtree. Each walk stops growing once it has $max_nodes messages.
 // With $get_children, the one-hop children of every walked message that are not walked yet join at
-// their parent's depth + 1. Edges are those of the edge type between returned messages.
+// their parent's depth + 1. The answer is then bounded as a whole, extras included: the $max_nodes
+// nearest messages (by |depth|, downward first on a tie, then id), and of those only the nearest
+// whose contents fit in $max_chars characters together (the origin always). `truncated` tells that
+// something was cut, or that a walk stopped at its cap. Edges are those of the edge type between
+// returned messages.
 MATCH (origin:Message {id: $origin_id})
 WHERE {{can_see(origin)}}
 WITH origin,
@@ -41,14 +45,15 @@ WITH origin,
         }])
     END
   ) AS down
+WITH origin, up, down, size(up.seen) > $max_nodes OR size(down.seen) > $max_nodes AS walk_cut
 // A message reached both ways (only possible through a cycle of stitches) keeps the nearer depth,
 // and the downward one on a tie.
 UNWIND [{id: origin.id, depth: 0}] + up.found[..$max_nodes] + down.found[..$max_nodes] AS step
-WITH step.id AS id, collect(step.depth) AS depths
-WITH id, reduce(best = head(depths), d IN depths |
+WITH walk_cut, step.id AS id, collect(step.depth) AS depths
+WITH walk_cut, id, reduce(best = head(depths), d IN depths |
   CASE WHEN abs(d) < abs(best) OR (abs(d) = abs(best) AND d > best) THEN d ELSE best END) AS depth
-WITH collect({id: id, depth: depth}) AS walked
-WITH walked, [w IN walked | w.id] AS walked_ids
+WITH walk_cut, collect({id: id, depth: depth}) AS walked
+WITH walk_cut, walked, [w IN walked | w.id] AS walked_ids
 CALL (walked, walked_ids) {
   UNWIND CASE WHEN $get_children THEN walked ELSE [] END AS parent
   MATCH (:Message {id: parent.id})-[r:REPLY|STITCH]->(c:Message)
@@ -56,12 +61,23 @@ CALL (walked, walked_ids) {
   WITH c.id AS id, min(parent.depth) + 1 AS depth
   RETURN collect({id: id, depth: depth}) AS extra
 }
-WITH walked + extra AS nodes
-WITH nodes, [n IN nodes | n.id] AS ids
+UNWIND walked + extra AS reached
+MATCH (m:Message {id: reached.id})
+WITH walk_cut, reached, size(coalesce(m.content, '')) AS chars
+ORDER BY abs(reached.depth), reached.depth DESC, reached.id
+WITH walk_cut, collect({id: reached.id, depth: reached.depth, chars: chars}) AS ordered
+WITH walk_cut, ordered, reduce(acc = {kept: [], chars: 0, full: false}, n IN ordered[..$max_nodes] |
+  CASE
+    WHEN acc.full OR (size(acc.kept) > 0 AND acc.chars + n.chars > $max_chars)
+      THEN {kept: acc.kept, chars: acc.chars, full: true}
+    ELSE {kept: acc.kept + [{id: n.id, depth: n.depth}], chars: acc.chars + n.chars, full: false}
+  END) AS cut
+WITH cut.kept AS nodes, walk_cut OR size(cut.kept) < size(ordered) AS truncated
+WITH nodes, truncated, [n IN nodes | n.id] AS ids
 CALL (ids) {
   UNWIND ids AS from_id
   MATCH (a:Message {id: from_id})-[r:REPLY|STITCH]->(b:Message)
   WHERE type(r) = $edge AND b.id IN ids
   RETURN collect(DISTINCT {from: a.id, to: b.id}) AS edges
 }
-RETURN nodes, edges
+RETURN nodes, edges, truncated

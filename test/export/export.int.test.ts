@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DateTime } from 'luxon';
 import { exportTimeline } from '../../src/components/export/export-timeline.js';
+import { EXPORT_MAX_CONTENT_CHARS, EXPORT_MAX_SKIP } from '../../src/components/export/export.schemas.js';
 import type { Caller } from '../../src/platform/auth/caller.js';
 import {
   createKey,
@@ -22,7 +23,9 @@ interface Bundle {
   days: number | null;
   channel_id: string | null;
   count: number;
+  skip: number;
   truncated: boolean;
+  next_skip: number | null;
   messages: { id: string; timestamp: string; content: string }[];
 }
 
@@ -141,7 +144,7 @@ describe('GET /v1/messages/timeline/export', () => {
       actingManagerUid: null,
     };
     const later = new Date(Date.now() + 2 * 24 * 3600 * 1000);
-    const bundle = await exportTimeline(api.ctx, caller, { days: 1 }, later);
+    const bundle = await exportTimeline(api.ctx, caller, { days: 1, skip: 0 }, later);
     expect(bundle.messages.map((m) => m.id).filter((id) => mine().includes(id))).toEqual([]);
     expect(bundle.cutoff).toBe(new Date(later.getTime() - 24 * 3600 * 1000).toISOString());
   });
@@ -198,6 +201,55 @@ describe('GET /v1/messages/timeline/export', () => {
     const res = await api.request('GET', '/v1/messages/timeline/export', { apiKey: key });
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ code: 'insufficient_scope' });
+  });
+});
+
+describe('GET /v1/messages/timeline/export size bounds (security finding #10)', () => {
+  it('when the messages hold more content than one bundle may, then parts follow with next_skip and together hold each once', async () => {
+    const owner = await registerChannelOwner(api);
+    const channel = await createChannel(api, owner, []);
+    const long = 'y'.repeat(65_536);
+    const total = Math.ceil(EXPORT_MAX_CONTENT_CHARS / long.length) + 8;
+    const posted: string[] = [];
+    for (let start = 0; start < total; start += 10) {
+      const body = Array.from({ length: Math.min(10, total - start) }, () => ({
+        content: long,
+        channel_ids: [channel],
+      }));
+      const res = await api.request<{ ok: boolean; message: { id: string } }[]>('POST', '/v1/messages', {
+        token: owner.token,
+        body,
+      });
+      expect(res.status).toBe(200);
+      posted.push(...res.body.map((item) => item.message.id));
+    }
+
+    const first = await exportAs(owner, `?days=1&channel_id=${channel}`);
+    const fitting = Math.floor(EXPORT_MAX_CONTENT_CHARS / long.length);
+    expect(first).toMatchObject({ skip: 0, count: fitting, truncated: true, next_skip: fitting });
+    expect(first.messages.reduce((sum, m) => sum + m.content.length, 0)).toBeLessThanOrEqual(
+      EXPORT_MAX_CONTENT_CHARS,
+    );
+    const second = await exportAs(owner, `?days=1&channel_id=${channel}&skip=${first.next_skip}`);
+    expect(second).toMatchObject({
+      skip: fitting,
+      count: total - fitting,
+      truncated: false,
+      next_skip: null,
+    });
+
+    const ids = [...first.messages, ...second.messages].map((m) => m.id);
+    expect(new Set(ids).size).toBe(total);
+    expect([...ids].sort()).toEqual([...posted].sort());
+  });
+
+  it('when skip is out of range, then 422 on skip', async () => {
+    for (const skip of ['-1', String(EXPORT_MAX_SKIP + 1), 'x']) {
+      const res = await api.request('GET', `/v1/messages/timeline/export?skip=${skip}`, {
+        token: alice.token,
+      });
+      expectValidationError(res, 'skip');
+    }
   });
 });
 

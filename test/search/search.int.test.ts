@@ -1,6 +1,7 @@
 // GET /v1/messages/search: content words through the full-text index, tags with match=any|all,
 // both combined, visibility (anonymous, author, BCC recipient, outsiders), pagination and
-// validation, user text full of Lucene syntax; and GraphQL Query.searchMessages.
+// validation, user text full of Lucene syntax, a ranking that hidden messages cannot move; and
+// GraphQL Query.searchMessages.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { grant, postMessage, registerUser, registerWriter, type TestUser } from '../support/factories.js';
@@ -165,6 +166,24 @@ describe('GET /v1/messages/search by tags', () => {
 });
 
 describe('GET /v1/messages/search visibility', () => {
+  it('when hidden messages contain a searched word, then the order of a stranger’s results does not change', async () => {
+    // Finding #6: Lucene's BM25 weighs a word by how rare it is in the whole index, hidden messages
+    // included, so with two equally long decoys the order flipped once a private message held W.
+    const [w, c] = [word(), word()];
+    const cHeavy = await postMessage(api, alice.token, { content: `${w} ${c} ${c} ${c}`, public: true });
+    const wHeavy = await postMessage(api, alice.token, { content: `${w} ${w} ${w} ${c}`, public: true });
+    const before = await searchIds({ q: `${w} ${c}` }, bob.token);
+    // Equal counts of the query's words: newest first.
+    expect(before).toEqual([wHeavy.id, cHeavy.id]);
+
+    for (let i = 0; i < 5; i++) {
+      await postMessage(api, alice.token, { content: `${w} ${w} private note ${i}` });
+    }
+    expect(await searchIds({ q: `${w} ${c}` }, bob.token)).toEqual(before);
+    expect(await searchIds({ q: `${w} ${c}` })).toEqual(before);
+    expect(await searchIds({ q: `${c} ${w}` }, bob.token)).toEqual(before);
+  });
+
   it("when another user's message is private, then it never appears; public and own ones do", async () => {
     const w = word();
     const t = tag();

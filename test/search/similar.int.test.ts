@@ -1,8 +1,15 @@
 // GET /v1/messages/similar/{message_id} and /v1/messages/search/similar/{message_id}: ranking by the
 // n-gram overlap score on crafted messages, limit and max_n bounds, visibility of the source and of
-// the candidates; and GraphQL Query.similarMessages.
-import { randomBytes } from 'node:crypto';
+// the candidates, the bounds on the scoring work; and GraphQL Query.similarMessages.
+import { randomBytes, randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import {
+  SIMILAR_CANDIDATE_CHARS,
+  SIMILAR_CANDIDATE_TOKENS,
+  SIMILAR_CANDIDATES,
+  SIMILAR_SOURCE_TOKENS,
+} from '../../src/components/search/find-similar-messages.js';
+import { ngramProfile, similarityScore, tokenize } from '../../src/components/search/similarity.js';
 import { grant, postMessage, registerUser, registerWriter, type TestUser } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -155,6 +162,92 @@ describe('GET /v1/messages/similar/{message_id}', () => {
     const denied = await similar(source.id, {}, reader.token);
     expect(denied.status).toBe(403);
     expect(denied.body).toMatchObject({ code: 'insufficient_scope' });
+  });
+});
+
+describe('GET /v1/messages/similar/{message_id} bounds (security finding #1)', () => {
+  /** The documented score: the source's first tokens against a candidate's first characters and tokens. */
+  function boundedScore(source: string, candidate: string, maxN: number): number {
+    const profile = ngramProfile(tokenize(source).slice(0, SIMILAR_SOURCE_TOKENS), maxN);
+    const tokens = tokenize(candidate.slice(0, SIMILAR_CANDIDATE_CHARS)).slice(0, SIMILAR_CANDIDATE_TOKENS);
+    return similarityScore(profile, tokens);
+  }
+
+  it('when text lies beyond the documented token and character caps, then it does not count', async () => {
+    const [a, b, c, e, f] = words(5);
+    const triple = `${a} ${b} ${c}`;
+    // The source's tokens past SIMILAR_SOURCE_TOKENS (here `e`) are not compared.
+    const source = await postMessage(api, alice.token, {
+      content: `${`${triple} `.repeat(50)}${`${f} `.repeat(SIMILAR_SOURCE_TOKENS)}${e}`,
+    });
+    // Past the token cap (short filler tokens, well within the character cap): only the first triple counts.
+    const pastTokens = await postMessage(api, alice.token, {
+      content: `${triple} ${'7 '.repeat(SIMILAR_CANDIDATE_TOKENS)}${` ${triple}`.repeat(49)}`,
+    });
+    // Past the character cap (one long filler word): only the first triple counts.
+    const pastChars = await postMessage(api, alice.token, {
+      content: `${triple} ${'x'.repeat(SIMILAR_CANDIDATE_CHARS)}${` ${triple}`.repeat(49)}`,
+    });
+    // Shares only a source token beyond the source cap: scores 0, left out.
+    await postMessage(api, alice.token, { content: `${e} ${e}` });
+
+    const res = await similar(source.id, { max_n: '3' });
+    expect(res.status).toBe(200);
+    // Each: a,b,c → 3; "a b","b c" → 8; "a b c" → 9. Equal scores newest first.
+    expect(res.body.map((s) => [s.message.id, s.score])).toEqual([
+      [pastChars.id, 20],
+      [pastTokens.id, 20],
+    ]);
+  });
+
+  it('when the largest inputs meet many long messages, then /healthz keeps answering and the capped scores are exact', async () => {
+    const vocabulary = words(40);
+    const text = (chars: number) => {
+      const picked: string[] = [];
+      for (let length = 0; length < chars; length += 12)
+        picked.push(vocabulary[randomInt(vocabulary.length)]!);
+      return picked.join(' ');
+    };
+    const source = await postMessage(api, alice.token, { content: text(60_000) });
+    const seeded = new Map<string, string>();
+    // More candidates than are scored, each far longer than the scored prefix.
+    for (let batch = 0; batch < 11; batch++) {
+      const inputs = Array.from({ length: 10 }, () => ({ content: text(60_000) }));
+      const res = await api.request<{ ok: boolean; message: { id: string; content: string } }[]>(
+        'POST',
+        '/v1/messages',
+        { token: alice.token, body: inputs },
+      );
+      expect(res.status).toBe(200);
+      for (const item of res.body) seeded.set(item.message.id, item.message.content);
+    }
+    expect(seeded.size).toBeGreaterThan(SIMILAR_CANDIDATES);
+
+    const call = similar(source.id, { max_n: '10', limit: '50' });
+    const health = await Promise.all(Array.from({ length: 5 }, () => api.request('GET', '/healthz')));
+    const res = await call;
+    expect(health.map((h) => h.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(50);
+    for (const { message, score } of res.body) {
+      expect(seeded.has(message.id)).toBe(true);
+      expect(score).toBe(boundedScore(source.content as string, seeded.get(message.id)!, 10));
+    }
+    const scores = res.body.map((s) => s.score);
+    expect(scores).toEqual([...scores].sort((x, y) => y - x));
+  });
+
+  it('when the OpenAPI document describes similar, then it names the caps', async () => {
+    const res = await api.request<{ paths: Record<string, { get?: { description?: string } }> }>(
+      'GET',
+      '/v1/openapi.json',
+    );
+    const description = res.body.paths['/v1/messages/similar/{message_id}']!.get!.description!;
+    expect(description).toContain(`first ${SIMILAR_SOURCE_TOKENS} tokens`);
+    expect(description).toContain(
+      `first ${SIMILAR_CANDIDATE_TOKENS} tokens within its first ${SIMILAR_CANDIDATE_CHARS} characters`,
+    );
+    expect(description).toContain(`${SIMILAR_CANDIDATES} best ones you may see are scored`);
   });
 });
 

@@ -8,6 +8,10 @@ import {
   type PostedMessage,
   type TestUser,
 } from '../support/factories.js';
+import {
+  MAX_TRAVERSAL_CONTENT_CHARS,
+  MAX_TRAVERSAL_NODES,
+} from '../../src/components/threads/threads.schemas.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import {
   createChannel,
@@ -20,6 +24,7 @@ interface Traversal {
   origin_id: string;
   messages: ViewMessage[];
   edges: { from: string; to: string; type: 'reply' | 'link' }[];
+  truncated: boolean;
 }
 
 let api: TestServer;
@@ -509,5 +514,70 @@ describe('default_path_only and get_children', () => {
     } finally {
       await setDefault(alice, root.id, b.id);
     }
+  });
+});
+
+describe('answer bounds (security finding #10)', () => {
+  /**
+   * Posts `contents` in requests of `batch` items, each request's first item replying to `parentId`
+   * (in a multi-message post each later item replies to the previous one, so a request is a chain).
+   */
+  async function chains(user: TestUser, parentId: string, contents: string[], batch: number): Promise<void> {
+    for (let start = 0; start < contents.length; start += batch) {
+      const body = contents.slice(start, start + batch).map((content) => ({ content, parent_id: parentId }));
+      const res = await api.request<{ ok: boolean }[]>('POST', '/v1/messages', { token: user.token, body });
+      expect(res.status).toBe(200);
+      expect(res.body.every((item) => item.ok)).toBe(true);
+    }
+  }
+
+  it('when replies hold more content than one answer may, then the nearest that fit come and truncated is true', async () => {
+    const alice = await registerWriter(api);
+    const rootContent = 'root of long replies';
+    const root = await post(alice, { content: rootContent });
+    const long = 'x'.repeat(65_536);
+    const count = Math.ceil(MAX_TRAVERSAL_CONTENT_CHARS / long.length) + 4;
+    await chains(
+      alice,
+      root.id,
+      Array.from({ length: count }, () => long),
+      1,
+    );
+
+    const t = await traverse(alice, root.id, '?down_depth=1');
+    const chars = t.messages.reduce((sum, m) => sum + m.content.length, 0);
+    expect(t.truncated).toBe(true);
+    expect(chars).toBeLessThanOrEqual(MAX_TRAVERSAL_CONTENT_CHARS);
+    expect(t.messages[0]!.id).toBe(root.id);
+    expect(t.messages).toHaveLength(
+      1 + Math.floor((MAX_TRAVERSAL_CONTENT_CHARS - rootContent.length) / long.length),
+    );
+    // Edges only between returned messages.
+    const ids = new Set(t.messages.map((m) => m.id));
+    expect(t.edges.every((e) => ids.has(e.from) && ids.has(e.to))).toBe(true);
+
+    const small = await traverse(alice, root.id, '?down_depth=0');
+    expect(small).toMatchObject({ truncated: false, messages: [{ id: root.id }] });
+  });
+
+  it('when get_children adds children beyond the node cap, then the answer holds at most the cap and truncated is true', async () => {
+    const alice = await registerWriter(api);
+    const root = await post(alice, { content: 'root of many chains' });
+    // 21 chains of 100 under the root: 21 messages on each level 1..100, more than the cap in all.
+    const chainCount = Math.ceil(MAX_TRAVERSAL_NODES / 100) + 1;
+    await chains(
+      alice,
+      root.id,
+      Array.from({ length: chainCount * 100 }, (_, i) => `link ${i}`),
+      100,
+    );
+
+    const t = await traverse(alice, root.id, '?down_depth=100&get_children=true&get_replies=false');
+    expect(t.messages).toHaveLength(MAX_TRAVERSAL_NODES);
+    expect(t.messages[0]!.id).toBe(root.id);
+    expect(t.truncated).toBe(true);
+    // Nearest first: every kept level is at most one deeper than the deepest complete one.
+    const deepest = Math.max(...t.messages.map((m) => m.depth!));
+    expect(deepest).toBeLessThanOrEqual(Math.ceil((MAX_TRAVERSAL_NODES - 1) / chainCount));
   });
 });

@@ -1,4 +1,5 @@
-// GET /v1/messages/timeline/export: the timeline since a cutoff as one JSON bundle.
+// GET /v1/messages/timeline/export: the timeline since a cutoff as JSON bundles, each bounded in
+// messages and in content characters; `next_skip` continues a truncated export.
 import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
@@ -7,10 +8,15 @@ import type { MessageOutput } from '../messages/messages.schemas.js';
 import { channelFilterOf } from '../threads/view-page.js';
 import { exportCutoff } from './export-cutoff.js';
 import { timelineIds } from '../threads/threads-repository.js';
-import { EXPORT_MAX_MESSAGES, type TimelineExport, type TimelineExportQuery } from './export.schemas.js';
+import {
+  EXPORT_MAX_CONTENT_CHARS,
+  EXPORT_MAX_MESSAGES,
+  type TimelineExport,
+  type TimelineExportQuery,
+} from './export.schemas.js';
 
-/** Ids hydrated per query: keeps each hydration's row set small however large the bundle. */
-const HYDRATE_CHUNK = 500;
+/** Ids hydrated per query: keeps each hydration's row set (and content) small however large the bundle. */
+const HYDRATE_CHUNK = 100;
 
 export async function exportTimeline(
   ctx: AppContext,
@@ -27,23 +33,47 @@ export async function exportTimeline(
     ctx.db,
     caller.uid,
     channelId,
-    { skip: 0, limit: EXPORT_MAX_MESSAGES },
+    { skip: query.skip, limit: EXPORT_MAX_MESSAGES },
     cutoff,
   );
   const kept = ids.slice(0, EXPORT_MAX_MESSAGES);
   const messages: MessageOutput[] = [];
-  for (let start = 0; start < kept.length; start += HYDRATE_CHUNK) {
+  // Ids looked at, in order: the next part starts after them.
+  let consumed = 0;
+  let chars = 0;
+  let full = false;
+  for (let start = 0; start < kept.length && !full; start += HYDRATE_CHUNK) {
     const chunk = kept.slice(start, start + HYDRATE_CHUNK);
     // hydrateMessages drops a message deleted since the ids were read; the bundle stays consistent.
-    messages.push(...(await hydrateMessages(ctx.db, { uid: caller.uid }, chunk, ctx.config.publicUrl)));
+    const hydrated = new Map(
+      (await hydrateMessages(ctx.db, { uid: caller.uid }, chunk, ctx.config.publicUrl)).map((message) => [
+        message.id,
+        message,
+      ]),
+    );
+    for (const id of chunk) {
+      const message = hydrated.get(id);
+      if (message) {
+        if (messages.length > 0 && chars + message.content.length > EXPORT_MAX_CONTENT_CHARS) {
+          full = true;
+          break;
+        }
+        chars += message.content.length;
+        messages.push(message);
+      }
+      consumed++;
+    }
   }
+  const truncated = consumed < ids.length;
   return {
     exported_at: now.toISOString(),
     cutoff: cutoff.toISOString(),
     days,
     channel_id: channelId,
     count: messages.length,
-    truncated: ids.length > EXPORT_MAX_MESSAGES,
+    skip: query.skip,
+    truncated,
+    next_skip: truncated ? query.skip + consumed : null,
     messages,
   };
 }

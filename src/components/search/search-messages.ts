@@ -1,4 +1,6 @@
 // GET /v1/messages/search: visible messages matching words of the content and/or tags, best first.
+// Ranking is computed on the visible hits alone (never Lucene's corpus-wide score), so that it
+// cannot reveal words of messages the caller may not see.
 // Open to anonymous callers (public messages only); a signed-in caller needs messages.read and
 // searches everything they may see. Visibility is applied inside the queries.
 import type { Caller } from '../../platform/auth/caller.js';
@@ -10,6 +12,7 @@ import { messagePage } from '../threads/view-page.js';
 import { allTerms, anyTerms, chunksOf } from './lucene-query.js';
 import { contentSearchIds, tagSearchIds } from './search-repository.js';
 import { searchTextOf, type SearchQuery } from './search.schemas.js';
+import { tokenize } from './similarity.js';
 
 export async function searchMessages(
   ctx: AppContext,
@@ -31,7 +34,12 @@ export async function searchMessages(
     ids =
       lucene === null
         ? []
-        : await contentSearchIds(ctx.db, viewer.uid, { lucene, tags, match: query.match }, window);
+        : await contentSearchIds(
+            ctx.db,
+            viewer.uid,
+            { lucene, words: [...new Set(tokenize(text))], tags, match: query.match },
+            window,
+          );
   } else {
     const lucene = (query.match === 'all' ? allTerms : anyTerms)(tags);
     ids =

@@ -3,11 +3,14 @@
 // hydrateMessages.
 import neo4j from 'neo4j-driver';
 import type { Database } from '../../platform/neo4j/database.js';
+import { MAX_CONTENT_CHARS } from '../messages/messages.schemas.js';
 import { windowParams as pageParams, type PageWindow } from '../threads/threads-repository.js';
 
 export interface ContentSearch {
   /** Lucene query on message_content, built by lucene-query.ts. */
   lucene: string;
+  /** Distinct lower-case words of the query; their occurrences in a hit rank it. */
+  words: string[];
   /** Lower-case tags the messages must also carry (none: no tag filter). */
   tags: string[];
   match: 'any' | 'all';
@@ -54,11 +57,14 @@ export interface Candidate {
   created_at: string;
 }
 
-/** Visible messages other than the source sharing a token with it, best full-text matches first. */
+/**
+ * Visible messages other than the source sharing a token with it, best full-text matches first, each
+ * with only the first `contentChars` characters of its content (all of it when not given).
+ */
 export async function similarCandidates(
   db: Database,
   viewerUid: string | null,
-  query: { sourceId: string; lucene: string; hits: number; cap: number },
+  query: { sourceId: string; lucene: string; hits: number; cap: number; contentChars?: number },
 ): Promise<Candidate[]> {
   const rows = await db.read('search/similar-candidates', {
     viewer_uid: viewerUid,
@@ -66,6 +72,7 @@ export async function similarCandidates(
     lucene: query.lucene,
     hits: neo4j.int(query.hits),
     cap: neo4j.int(query.cap),
+    content_chars: neo4j.int(query.contentChars ?? MAX_CONTENT_CHARS),
   });
   return rows.map((row) => ({
     id: row.id as string,

@@ -6,9 +6,12 @@ import type { AppContext } from '../../platform/context.js';
 import type { RouteTable } from '../../platform/http/route-table.js';
 import { MessageIdParam, PaginatedMessages } from '../messages/messages.schemas.js';
 import {
+  SIMILAR_CANDIDATE_CHARS,
+  SIMILAR_CANDIDATE_TOKENS,
   SIMILAR_CANDIDATES,
   SIMILAR_HITS,
   SIMILAR_QUERY_TOKENS,
+  SIMILAR_SOURCE_TOKENS,
   findSimilarMessages,
 } from './find-similar-messages.js';
 import { searchMessages } from './search-messages.js';
@@ -26,7 +29,11 @@ const SIMILAR_DESCRIPTION =
   'repeated in both messages counts as often as both repeat it. Candidates are not every message: ' +
   `the full-text index is asked for messages sharing a token with the source (its first ` +
   `${SIMILAR_QUERY_TOKENS} distinct tokens and whitespace-separated pieces, any of them), and of its ${SIMILAR_HITS} best hits the ` +
-  `${SIMILAR_CANDIDATES} best ones you may see are scored exactly. The source itself and messages ` +
+  `${SIMILAR_CANDIDATES} best ones you may see are scored exactly. Scoring is bounded: the source ` +
+  `counts with its first ${SIMILAR_SOURCE_TOKENS} tokens, and each candidate with its first ` +
+  `${SIMILAR_CANDIDATE_TOKENS} tokens within its first ${SIMILAR_CANDIDATE_CHARS} characters (text ` +
+  'beyond does not count), so a call costs at most about ' +
+  `${SIMILAR_CANDIDATES} × ${SIMILAR_CANDIDATE_TOKENS} × max_n n-gram look-ups. The source itself and messages ` +
   'scoring 0 are left out; equal scores are ordered newest first. A source without any token has no ' +
   'similar messages. Needs `messages.read`.';
 
@@ -44,7 +51,9 @@ export function mountSearchRoutes(routes: RouteTable, ctx: AppContext): void {
       'boundaries, compared lower-case, no stemming; a piece of several words must occur as those ' +
       'consecutive words, e.g. `naïve-ish`), a piece without any word is ignored, and a query without ' +
       'any word matches ' +
-      'nothing. Results are ordered by full-text relevance (Lucene score), then newest first. Tags are ' +
+      'nothing. Results are ordered by how many times the words of the query occur in the message ' +
+      '(lower-cased, counted as substrings of the content), then newest first; the order depends only on ' +
+      'the matching messages you may see, never on statistics of other messages. Tags are ' +
       'matched exactly (a full-text index keeps each tag as one term). Tags only: ' +
       'ordered by how many of the given tags a message carries, then newest first. Without `q`/`query` ' +
       'and without tags the answer is 422. `scope` is deprecated: accepted and ignored. No ' +

@@ -42,17 +42,29 @@ export function ngramProfile(tokens: readonly string[], maxN: number): NgramProf
   return profile;
 }
 
-/** The score above, for a source profile (n = 1..max_n) and a candidate's tokens. */
+/**
+ * The score above, for a source profile (n = 1..max_n) and a candidate's tokens. Only the
+ * candidate's n-grams that occur in the source are counted, and an n-gram starting at a position is
+ * extended only while the shorter one occurs in the source (a longer one then cannot), so the work
+ * is at most tokens × max_n and usually near tokens.
+ */
 export function similarityScore(source: NgramProfile, candidate: readonly string[]): number {
-  let score = 0;
-  source.forEach((sourceCounts, index) => {
-    const n = index + 1;
-    if (sourceCounts.size === 0) return;
-    let shared = 0;
-    for (const [gram, count] of ngramCounts(candidate, n)) {
-      shared += Math.min(count, sourceCounts.get(gram) ?? 0);
+  const shared: Map<string, number>[] = source.map(() => new Map<string, number>());
+  for (let i = 0; i < candidate.length; i++) {
+    let gram = '';
+    for (let n = 1; n <= source.length && i + n <= candidate.length; n++) {
+      gram = n === 1 ? candidate[i]! : `${gram} ${candidate[i + n - 1]!}`;
+      if (!source[n - 1]!.has(gram)) break;
+      const counts = shared[n - 1]!;
+      counts.set(gram, (counts.get(gram) ?? 0) + 1);
     }
-    score += n * n * shared;
+  }
+  let score = 0;
+  shared.forEach((counts, index) => {
+    const n = index + 1;
+    let overlap = 0;
+    for (const [gram, count] of counts) overlap += Math.min(count, source[index]!.get(gram)!);
+    score += n * n * overlap;
   });
   return score;
 }

@@ -102,11 +102,15 @@ export interface TraversalOptions {
   getChildren: boolean;
   defaultPathOnly: boolean;
   maxNodes: number;
+  /** The most characters of content the returned messages hold together (the origin always comes). */
+  maxChars: number;
 }
 
 export interface Walked {
   nodes: { id: string; depth: number }[];
   edges: { from: string; to: string }[];
+  /** Some reached messages were left out by maxNodes or maxChars, or a walk stopped at its cap. */
+  truncated: boolean;
 }
 
 /** The walk from a visible origin, or null when the viewer may not see it (or it does not exist). */
@@ -125,7 +129,12 @@ export async function walkFrom(
     get_children: options.getChildren,
     default_path_only: options.defaultPathOnly,
     max_nodes: neo4j.int(options.maxNodes),
+    max_chars: neo4j.int(options.maxChars),
   });
   if (!row) return null;
-  return { nodes: row.nodes as Walked['nodes'], edges: row.edges as Walked['edges'] };
+  return {
+    nodes: row.nodes as Walked['nodes'],
+    edges: row.edges as Walked['edges'],
+    truncated: row.truncated as boolean,
+  };
 }

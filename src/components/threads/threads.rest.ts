@@ -110,8 +110,11 @@ export function mountThreadRoutes(routes: RouteTable, ctx: AppContext): void {
       '`edge_type`). `get_children` adds the one-hop children of every returned message not yet returned. ' +
       '`get_replies` adds `replies: {count, ids}` (visible reply children) to each message. `edges` are ' +
       `the edges of the chosen type between returned messages. Each direction walks at most ` +
-      `${schemas.MAX_TRAVERSAL_NODES} messages, nearest levels first. Messages are ordered by depth, then ` +
-      'time. Needs `messages.read`.',
+      `${schemas.MAX_TRAVERSAL_NODES} messages, nearest levels first, and the answer holds at most ` +
+      `${schemas.MAX_TRAVERSAL_NODES} messages in all (\`get_children\` extras included) whose contents ` +
+      `total at most ${schemas.MAX_TRAVERSAL_CONTENT_CHARS} characters (the origin always comes): the ` +
+      'nearest are kept (by |depth|, downward first on a tie) and `truncated` is true when any message ' +
+      'within the asked depths was left out. Messages are ordered by depth, then time. Needs `messages.read`.',
     auth: 'required',
     params: MessageIdParam,
     query: schemas.TraverseQuery,

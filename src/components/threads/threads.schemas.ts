@@ -5,6 +5,17 @@ import { queryInteger } from '../../platform/query-integer.js';
 import { ChannelId } from '../channels/channels.schemas.js';
 import { MessageOutput, QueryBoolean, pageQuery } from '../messages/messages.schemas.js';
 
+/**
+ * The most messages one traversal walks to in each direction (nearest levels first), and answers
+ * in all (get_children included), so one call cannot load a whole store.
+ */
+export const MAX_TRAVERSAL_NODES = 2000;
+/**
+ * The most content characters one traversal answers (the origin always comes): with contents of up
+ * to 65,536 characters, the node cap alone allowed answers of hundreds of megabytes.
+ */
+export const MAX_TRAVERSAL_CONTENT_CHARS = 1_000_000;
+
 const ChannelFilter = ChannelId.optional().openapi({
   description:
     'Only messages included in this channel count, as if the store held nothing else. You must be a ' +
@@ -81,6 +92,13 @@ export const TraversalResponse = z
     origin_id: z.string(),
     messages: z.array(TraversedMessage),
     edges: z.array(TraversalEdge),
+    truncated: z.boolean().openapi({
+      description:
+        `true when messages within the asked depths were left out: the answer holds at most ` +
+        `${MAX_TRAVERSAL_NODES} messages (get_children included) whose contents total at most ` +
+        `${MAX_TRAVERSAL_CONTENT_CHARS} characters (the origin always), the nearest first. Traverse again ` +
+        'from a message near the edge of the answer to see further.',
+    }),
   })
   .openapi('TraversalResponse');
 export type TraversalResponse = z.infer<typeof TraversalResponse>;
@@ -95,6 +113,3 @@ export const TreeIdsResponse = z
   })
   .openapi('TreeIdsResponse');
 export type TreeIdsResponse = z.infer<typeof TreeIdsResponse>;
-
-/** The most messages one traversal walks to (nearest levels first), so one call cannot load a whole store. */
-export const MAX_TRAVERSAL_NODES = 2000;

@@ -1,6 +1,7 @@
 // GET /v1/messages/traverse-from/{message_id}: the origin with its ancestors and descendants along
 // reply edges or stitches, within the asked depths, never passing through a message the caller may
-// not see. One query walks, one hydrates.
+// not see. One query walks, one hydrates. The answer is bounded in messages and in content
+// characters (get_children extras included), with `truncated` telling when something was cut.
 import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
@@ -8,6 +9,7 @@ import { messageNotFound } from '../../platform/errors.js';
 import { hydrateMessages } from '../messages/messages-repository.js';
 import { walkFrom } from './threads-repository.js';
 import {
+  MAX_TRAVERSAL_CONTENT_CHARS,
   MAX_TRAVERSAL_NODES,
   type TraversalEdge,
   type TraversalResponse,
@@ -30,6 +32,7 @@ export async function traverseMessages(
     getChildren: query.get_children,
     defaultPathOnly: query.default_path_only,
     maxNodes: MAX_TRAVERSAL_NODES,
+    maxChars: MAX_TRAVERSAL_CONTENT_CHARS,
   });
   if (!walked) throw messageNotFound();
 
@@ -57,5 +60,5 @@ export async function traverseMessages(
     .sort(
       (a, b) => position.get(a.to)! - position.get(b.to)! || position.get(a.from)! - position.get(b.from)!,
     );
-  return { origin_id: originId, messages, edges };
+  return { origin_id: originId, messages, edges, truncated: walked.truncated };
 }
