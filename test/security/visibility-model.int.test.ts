@@ -387,7 +387,7 @@ async function perform(world: World, action: ActionPlan): Promise<Expected> {
           return;
         }
         const wanted = wantedRecipients(world, item.plan.recipients);
-        const created: Omit<ModelMessage, 'alive' | 'replyOrder' | 'defaultOutgoing'> = {
+        const created: Omit<ModelMessage, 'alive' | 'replyOrder' | 'defaultOutgoing' | 'channelAdders'> = {
           id: result.message.id,
           author: actor,
           content: inputs[index]!.content,
@@ -496,7 +496,7 @@ async function perform(world: World, action: ActionPlan): Promise<Expected> {
         public: action.value,
       });
       expectStatus(world, 'set public', res, predicted);
-      if (predicted === 200) target.public = action.value;
+      if (predicted === 200) model.setPublic(target.id, action.value);
       return expected;
     }
 

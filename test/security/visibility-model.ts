@@ -26,6 +26,8 @@ export interface ModelMessage {
   alive: boolean;
   /** Channel indexes holding the message. */
   channels: Set<number>;
+  /** Who included the message in each channel of `channels` (an inclusion keeps its first adder). */
+  channelAdders: Map<number, number>;
   /** Receivers by user index, in the order they were added. */
   receivers: Map<number, ModelReceiver>;
   /** Author-curated order of children, and the default continuation (as stored; shown filtered). */
@@ -274,8 +276,42 @@ export class VisibilityModel {
 
   // ---- changes, applied after the API said they happened ----
 
-  addMessage(m: Omit<ModelMessage, 'alive' | 'replyOrder' | 'defaultOutgoing'>): void {
-    this.messages.set(m.id, { ...m, alive: true, replyOrder: null, defaultOutgoing: null });
+  addMessage(m: Omit<ModelMessage, 'alive' | 'replyOrder' | 'defaultOutgoing' | 'channelAdders'>): void {
+    const channelAdders = new Map([...m.channels].map((c) => [c, m.author]));
+    this.messages.set(m.id, { ...m, channelAdders, alive: true, replyOrder: null, defaultOutgoing: null });
+  }
+
+  /**
+   * PATCH public. Made private, the message keeps only the inclusions whose adder still sees it
+   * without the flag: its author, a recipient, or a member of another channel whose inclusion stays
+   * (to a fixed point: strangers' channels do not keep each other).
+   */
+  setPublic(id: string, isPublic: boolean): void {
+    const m = this.message(id);
+    m.public = isPublic;
+    if (isPublic) return;
+    const kept = new Set(
+      [...m.channels].filter((c) => {
+        const adder = m.channelAdders.get(c)!;
+        return adder === m.author || m.receivers.has(adder);
+      }),
+    );
+    for (let grew = true; grew;) {
+      grew = false;
+      for (const c of m.channels) {
+        if (kept.has(c)) continue;
+        const adder = m.channelAdders.get(c)!;
+        if ([...kept].some((other) => this.channels[other]!.members.has(adder))) {
+          kept.add(c);
+          grew = true;
+        }
+      }
+    }
+    for (const c of [...m.channels]) {
+      if (kept.has(c)) continue;
+      m.channels.delete(c);
+      m.channelAdders.delete(c);
+    }
   }
 
   addReceiver(id: string, user: number, isPublic: boolean, addedBy: number): boolean {
@@ -293,8 +329,12 @@ export class VisibilityModel {
   /** PATCH channels: among the actor's channels, exactly the listed ones hold the message. */
   setChannels(id: string, actor: number, listed: number[]): void {
     const m = this.message(id);
-    for (const c of this.channelsOf(actor)) m.channels.delete(c);
-    for (const c of listed) m.channels.add(c);
+    for (const c of this.channelsOf(actor)) if (!listed.includes(c)) m.channels.delete(c);
+    for (const c of this.channelsOf(actor)) if (!listed.includes(c)) m.channelAdders.delete(c);
+    for (const c of listed) {
+      m.channels.add(c);
+      if (!m.channelAdders.has(c)) m.channelAdders.set(c, actor);
+    }
   }
 
   remove(ids: string[]): void {
@@ -304,6 +344,7 @@ export class VisibilityModel {
       m.alive = false;
       m.receivers.clear();
       m.channels.clear();
+      m.channelAdders.clear();
     }
     this.stitches = this.stitches.filter((s) => !gone.has(s.from) && !gone.has(s.to));
   }

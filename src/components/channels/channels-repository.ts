@@ -221,3 +221,38 @@ export async function setMessageChannels(
   });
   return row ? { before: row.before as string[], channel_ids: row.channel_ids as string[] } : null;
 }
+
+export interface MessageInclusion {
+  message_id: string;
+  channel_id: string;
+  /** Who included it; null for an inclusion recorded without its adder. */
+  added_by: string | null;
+  /** Whether the adder sees the message without the public flag and without channels. */
+  adder_sees_it: boolean;
+  /** The other channels holding the message that the adder belongs to. */
+  adder_channel_ids: string[];
+}
+
+/** Every channel inclusion of the messages, with what the adder could see them through. */
+export async function findMessageInclusions(
+  tx: Tx,
+  messageIds: readonly string[],
+): Promise<MessageInclusion[]> {
+  const rows = await tx.run('channels/find-message-inclusions', { message_ids: messageIds });
+  return rows.map((row) => ({
+    message_id: row.message_id as string,
+    channel_id: row.channel_id as string,
+    added_by: (row.adder as string | null) ?? null,
+    adder_sees_it: row.adder_sees_it === true,
+    adder_channel_ids: row.adder_channel_ids as string[],
+  }));
+}
+
+/** Removes the listed inclusions in one statement. */
+export async function removeInclusions(
+  tx: Tx,
+  inclusions: readonly { message_id: string; channel_id: string }[],
+): Promise<void> {
+  if (inclusions.length === 0) return;
+  await tx.run('channels/remove-inclusions', { inclusions });
+}

@@ -24,6 +24,7 @@ import { AppError } from '../errors.js';
 import { answerBudgetPlugin, newAnswerBudget, withAnswerBudget } from './answer-budget.js';
 import { INTERNAL_ERROR, appErrorShape } from './graphql-errors.js';
 import { maxListNesting } from './list-nesting.js';
+import { withMessageReadScope } from './message-read-scope.js';
 import { PROJECT_ROOT } from '../paths.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { isCredentialFreeOperation } from './credential-free-operation.js';
@@ -59,7 +60,8 @@ export function buildSchema(resolvers: IResolvers<unknown, GraphQLContext>[]): G
     .filter((file) => file.endsWith('.graphql'))
     .sort()
     .map((file) => readFileSync(path.join(dir, file), 'utf8'));
-  return withAnswerBudget(makeExecutableSchema({ typeDefs, resolvers }));
+  // The scope guard wraps the budget, so that a refused field spends nothing.
+  return withMessageReadScope(withAnswerBudget(makeExecutableSchema({ typeDefs, resolvers })));
 }
 
 export async function createGraphQLMiddleware(
