@@ -1194,7 +1194,7 @@ export interface paths {
     };
     /**
      * Export the timeline
-     * @description Every message you may see (the timeline: messages you wrote, received as CC or BCC, in a channel you belong to, or public) created at or after a cutoff, as one bundle `{exported_at, cutoff, days, channel_id, count, truncated, messages}`, messages newest first (ties by id). The cutoff is inclusive. Without `days` it is yesterday 16:00 in America/New_York (yesterday is the New York calendar day before today there; 16:00 is wall-clock time, so daylight saving changes move it in UTC: 21:00Z in winter, 20:00Z in summer). With `days` (1–3650) it is exactly `days` × 24 hours before now. With `channel_id`, only messages included in that channel (you must be a member). A bundle holds at most 10000 messages, the newest; `truncated` is true when more qualified (export again with a shorter window, or a channel). Needs `messages.read`.
+     * @description Every message you may see (the timeline: messages you wrote, received as CC or BCC, in a channel you belong to, or public) created at or after a cutoff, as one bundle `{exported_at, cutoff, days, channel_id, count, truncated, messages}`, messages newest first (ties by id). The cutoff is inclusive. Without `days` it is yesterday 16:00 in America/New_York (yesterday is the New York calendar day before today there; 16:00 is wall-clock time, so daylight saving changes move it in UTC: 21:00Z in winter, 20:00Z in summer). With `days` (1–3650) it is exactly `days` × 24 hours before now. With `channel_id`, only messages included in that channel (you must be a member). A bundle holds at most 10000 messages whose contents total at most 4000000 characters (its first message always), the newest; `truncated` is true when more qualified, and `next_skip` is then the `skip` that exports the next part (same `days` and `channel_id`; messages created in between shift the parts, so a message may come twice: de-duplicate by id). `skip` is 0–100000. Needs `messages.read`.
      */
     get: operations['getMessagesTimelineExport'];
     put?: never;
@@ -2191,8 +2191,12 @@ export interface components {
       channel_id: string | null;
       /** @description How many messages the bundle holds. */
       count: number;
-      /** @description true when more than 10000 messages qualified: the newest 10000 are given. */
+      /** @description The `skip` asked for. */
+      skip: number;
+      /** @description true when more messages qualified than this bundle holds: a bundle holds at most 10000 messages whose contents total at most 4000000 characters (its first message always), the newest first. */
       truncated: boolean;
+      /** @description When truncated, the `skip` that exports the next part; null otherwise. */
+      next_skip: number | null;
       /** @description Newest first (ties by id, descending). */
       messages: components['schemas']['MessageOutput'][];
     };
@@ -6935,6 +6939,8 @@ export interface operations {
         days?: number;
         /** @description Only messages included in this channel. You must be a member (404 channel_not_found, 403 not_channel_member). */
         channel_id?: string;
+        /** @description 0–100000: leave out the newest `skip` messages; pass a bundle's `next_skip` to get the next part. */
+        skip?: number;
       };
       header?: {
         /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
@@ -6981,7 +6987,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description days outside 1–3650, or a malformed channel_id. */
+      /** @description days outside 1–3650, skip outside 0–100000, or a malformed channel_id. */
       422: {
         headers: {
           [name: string]: unknown;
