@@ -7,7 +7,6 @@
 // Posting goes through the repository functions the use case calls (resolvePostRefs, then one write
 // transaction: createMessages, hydrate, recordEvents; then the sequencer's numbering round), so that
 // the event log's statements are the ones the service runs even when they change.
-import neo4j from 'neo4j-driver';
 import { numberPendingEvents } from '../../src/components/event-log/event-log-repository.js';
 import { channelEvents, recordEvents, userEvents } from '../../src/components/event-log/record-events.js';
 import {
@@ -23,10 +22,13 @@ import {
   SIMILAR_QUERY_TOKENS,
 } from '../../src/components/search/find-similar-messages.js';
 import { allTerms, anyTerms, chunksOf } from '../../src/components/search/lucene-query.js';
-import { similarCandidates } from '../../src/components/search/search-repository.js';
+import { contentSearchIds, similarCandidates } from '../../src/components/search/search-repository.js';
 import { ngramProfile, similarityScore, tokenize } from '../../src/components/search/similarity.js';
-import { windowParams } from '../../src/components/threads/threads-repository.js';
-import { MAX_TRAVERSAL_NODES } from '../../src/components/threads/threads.schemas.js';
+import { walkFrom, windowParams } from '../../src/components/threads/threads-repository.js';
+import {
+  MAX_TRAVERSAL_CONTENT_CHARS,
+  MAX_TRAVERSAL_NODES,
+} from '../../src/components/threads/threads.schemas.js';
 import { newShortId } from '../../src/platform/auth/secrets.js';
 import type { Database } from '../../src/platform/neo4j/database.js';
 import { constraintClash } from '../../src/platform/neo4j/unique-ids.js';
@@ -95,23 +97,22 @@ export class DbLimits {
 
   /** GET /v1/messages/traverse-from/{id}: session, the walk, hydrate what it reached. */
   traverse(viewer: Actor, originId: string, up: number, down: number): Operation {
-    const params = {
-      viewer_uid: viewer.uid,
-      origin_id: originId,
-      up_depth: neo4j.int(up),
-      down_depth: neo4j.int(down),
-      edge: 'REPLY',
-      get_children: false,
-      default_path_only: false,
-      max_nodes: neo4j.int(MAX_TRAVERSAL_NODES),
+    // Through the service's own repository function, so the limit runs the query as the service does.
+    const options = {
+      upDepth: up,
+      downDepth: down,
+      edge: 'reply' as const,
+      getChildren: false,
+      defaultPathOnly: false,
+      maxNodes: MAX_TRAVERSAL_NODES,
+      maxChars: MAX_TRAVERSAL_CONTENT_CHARS,
     };
     return async () => {
       await this.authenticate(viewer);
-      const [row] = await this.db.read('threads/traverse', params);
-      const nodes = (row?.nodes ?? []) as { id: string }[];
+      const walked = await walkFrom(this.db, viewer.uid, originId, options);
       await this.hydrate(
         viewer.uid,
-        nodes.map((node) => node.id),
+        (walked?.nodes ?? []).map((node) => node.id),
       );
       return 1;
     };
@@ -130,18 +131,16 @@ export class DbLimits {
   search(viewer: Actor, queries: string[], limit: number): Operation {
     return async (_worker, i) => {
       await this.authenticate(viewer);
-      const lucene = allTerms(chunksOf(queries[i % queries.length]!));
-      const rows = await this.db.read('search/search-content', {
-        viewer_uid: viewer.uid,
-        lucene,
-        tags: [],
-        match: 'any',
-        ...windowParams({ skip: 0, limit }),
-      });
-      await this.hydrate(
+      const text = queries[i % queries.length]!;
+      const lucene = allTerms(chunksOf(text));
+      if (lucene === null) throw new Error(`the query ${JSON.stringify(text)} has no word`);
+      const ids = await contentSearchIds(
+        this.db,
         viewer.uid,
-        rows.slice(0, limit).map((row) => row.id as string),
+        { lucene, words: [...new Set(tokenize(text))], tags: [], match: 'any' },
+        { skip: 0, limit },
       );
+      await this.hydrate(viewer.uid, ids.slice(0, limit));
       return 1;
     };
   }
