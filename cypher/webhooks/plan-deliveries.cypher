@@ -7,8 +7,12 @@
 // (One endpoint contact per user is the rule; should there be several, the latest verified wins.)
 MATCH (planner:WebhookPlanner {id: 'planner'})
 OPTIONAL MATCH (log:EventLog {id: 'log'})
-// Up to the settled head (read-head.cypher): an event numbered below it is surely in the index.
-WITH planner, planner.head AS after, coalesce(log.settled, log.head, 0) AS settled
+// Up to the settled head (read-head.cypher): an event numbered below it is surely in the index. Or
+// up to $heard, the end of a round heard on the bus, which was published after its commit finished
+// (never beyond the log's head), so a delivery is planned as soon as its round is heard.
+WITH planner, planner.head AS after,
+     CASE WHEN $heard > coalesce(log.settled, log.head, 0) AND $heard <= coalesce(log.head, 0) THEN $heard
+          ELSE coalesce(log.settled, log.head, 0) END AS settled
 WITH planner, after,
      CASE WHEN settled <= after THEN after
           WHEN settled < after + $limit THEN settled

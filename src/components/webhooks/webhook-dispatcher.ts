@@ -70,6 +70,8 @@ export function startWebhookDispatcher(
   const log = ctx.log.child({ component: 'webhooks', owner });
 
   let stopped = false;
+  /** The end of the latest round heard on the bus: planning may go that far before it is settled. */
+  let heard = 0;
   let claiming: Promise<void> | null = null;
   /** A wake-up came during a claim, or the last claim was full: claim again when it ends. */
   let again = false;
@@ -92,7 +94,7 @@ export function startWebhookDispatcher(
 
   const claimAndSend = async (): Promise<void> => {
     // Plan first: deliveries for the events numbered since the last round, across instances.
-    while ((await planDeliveries(ctx.db, PLAN_BATCH)).full);
+    while ((await planDeliveries(ctx.db, PLAN_BATCH, heard)).full);
     const room = maxInFlight - inFlight.size;
     if (room <= 0) return;
     const claimed = await claimDueDeliveries(ctx.db, {
@@ -171,7 +173,10 @@ export function startWebhookDispatcher(
     }
   };
 
-  const unsubscribe = ctx.events.bus.subscribe(() => wake());
+  const unsubscribe = ctx.events.bus.subscribe((round) => {
+    heard = Math.max(heard, round.to);
+    wake();
+  });
   const timer = setInterval(wake, pollMs);
   // Never the reason a process stays alive; stop() clears it anyway.
   timer.unref();

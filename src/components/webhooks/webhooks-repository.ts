@@ -12,10 +12,18 @@ import type { NotificationEvent } from '../events/notification-event.js';
  * endpoint of the next `limit` numbered events. Answers whether it took a full batch (more may
  * follow).
  */
-export async function planDeliveries(db: Database, limit: number): Promise<{ full: boolean }> {
+/**
+ * Plans deliveries for up to `limit` events after the planner's head. `heard` is the end of the
+ * latest round this instance heard on the bus: that round's numbering had committed before it was
+ * published, so its events are readable even before the sequencer settles the head.
+ */
+export async function planDeliveries(db: Database, limit: number, heard = 0): Promise<{ full: boolean }> {
   return db.inWrite(async (tx) => {
     await tx.run('webhooks/lock-planner');
-    const [row] = await tx.run('webhooks/plan-deliveries', { limit: neo4j.int(limit) });
+    const [row] = await tx.run('webhooks/plan-deliveries', {
+      limit: neo4j.int(limit),
+      heard: neo4j.int(heard),
+    });
     return { full: ((row?.advanced as number | undefined) ?? 0) >= limit };
   });
 }
