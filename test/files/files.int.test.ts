@@ -28,6 +28,22 @@ afterAll(async () => {
   await api.close();
 });
 
+/** Uploads one hand-written multipart part: its header lines after Content-Disposition, then its content. */
+async function uploadOnePart(token: string, filename: string, headerLines: string, content: string) {
+  const boundary = `----skein${randomBytes(6).toString('hex')}`;
+  const body =
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\n` +
+    `${headerLines}\r\n${content}\r\n--${boundary}--\r\n`;
+  return fetch(`${api.url}/v1/files/upload`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+    },
+    body,
+  });
+}
+
 describe('POST /v1/files/upload', () => {
   it('when a writer uploads a file, then the metadata describes it and the blob is stored by its SHA-256', async () => {
     const content = unique('hello file');
@@ -61,18 +77,12 @@ describe('POST /v1/files/upload', () => {
   });
 
   it('when the part declares a type with parameters, then the stored type is its lower-case essence', async () => {
-    const boundary = `----skein${randomBytes(6).toString('hex')}`;
-    const body =
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="page.html"\r\n` +
-      `Content-Type: Text/HTML; charset=utf-8\r\n\r\n<p>hi</p>\r\n--${boundary}--\r\n`;
-    const res = await fetch(`${api.url}/v1/files/upload`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${alice.token}`,
-        'content-type': `multipart/form-data; boundary=${boundary}`,
-      },
-      body,
-    });
+    const res = await uploadOnePart(
+      alice.token,
+      'page.html',
+      'Content-Type: Text/HTML; charset=utf-8\r\n',
+      '<p>hi</p>',
+    );
     expect(res.status).toBe(200);
     const file = (await res.json()) as UploadAnswer;
     expect(file.content_type).toBe('text/html');
@@ -84,18 +94,7 @@ describe('POST /v1/files/upload', () => {
   });
 
   it('when the part declares no Content-Type, then it is stored as text/plain, as the document says', async () => {
-    const boundary = `----skein${randomBytes(6).toString('hex')}`;
-    const body =
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="pixel.png"\r\n\r\n` +
-      `\x89PNG\r\n--${boundary}--\r\n`;
-    const res = await fetch(`${api.url}/v1/files/upload`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${alice.token}`,
-        'content-type': `multipart/form-data; boundary=${boundary}`,
-      },
-      body,
-    });
+    const res = await uploadOnePart(alice.token, 'pixel.png', '', '\x89PNG');
     expect(res.status).toBe(200);
     expect(((await res.json()) as UploadAnswer).content_type).toBe('text/plain');
     const doc = await api.request<{ paths: Record<string, { post: { description: string } }> }>(
