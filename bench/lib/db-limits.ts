@@ -17,9 +17,12 @@ import {
   type NewMessageEdges,
 } from '../../src/components/messages/messages-repository.js';
 import {
+  SIMILAR_CANDIDATE_CHARS,
+  SIMILAR_CANDIDATE_TOKENS,
   SIMILAR_CANDIDATES,
   SIMILAR_HITS,
   SIMILAR_QUERY_TOKENS,
+  SIMILAR_SOURCE_TOKENS,
 } from '../../src/components/search/find-similar-messages.js';
 import { allTerms, anyTerms, chunksOf } from '../../src/components/search/lucene-query.js';
 import { contentSearchIds, similarCandidates } from '../../src/components/search/search-repository.js';
@@ -170,10 +173,14 @@ export class DbLimits {
         lucene,
         hits: SIMILAR_HITS,
         cap: SIMILAR_CANDIDATES,
+        contentChars: SIMILAR_CANDIDATE_CHARS,
       });
-      const profile = ngramProfile(tokens, maxN);
+      const profile = ngramProfile(tokens.slice(0, SIMILAR_SOURCE_TOKENS), maxN);
       const best = candidates
-        .map((c) => ({ id: c.id, score: similarityScore(profile, tokenize(c.content)) }))
+        .map((c) => ({
+          id: c.id,
+          score: similarityScore(profile, tokenize(c.content).slice(0, SIMILAR_CANDIDATE_TOKENS)),
+        }))
         .filter((c) => c.score > 0)
         .sort((a, b) => b.score - a.score)
         .slice(0, limit);

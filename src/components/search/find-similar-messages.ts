@@ -67,10 +67,8 @@ export async function findSimilarMessages(
   const scored: (Candidate & { score: number })[] = [];
   for (const [index, candidate] of candidates.entries()) {
     if (index > 0 && index % SIMILAR_YIELD_EVERY === 0) await yieldToEventLoop();
-    const tokens = tokenize(candidate.content.slice(0, SIMILAR_CANDIDATE_CHARS)).slice(
-      0,
-      SIMILAR_CANDIDATE_TOKENS,
-    );
+    // The query returned only the first SIMILAR_CANDIDATE_CHARS characters.
+    const tokens = tokenize(candidate.content).slice(0, SIMILAR_CANDIDATE_TOKENS);
     scored.push({ ...candidate, score: similarityScore(profile, tokens) });
   }
   const ranked = scored

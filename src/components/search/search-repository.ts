@@ -3,7 +3,6 @@
 // hydrateMessages.
 import neo4j from 'neo4j-driver';
 import type { Database } from '../../platform/neo4j/database.js';
-import { MAX_CONTENT_CHARS } from '../messages/messages.schemas.js';
 import { windowParams as pageParams, type PageWindow } from '../threads/threads-repository.js';
 
 export interface ContentSearch {
@@ -59,12 +58,12 @@ export interface Candidate {
 
 /**
  * Visible messages other than the source sharing a token with it, best full-text matches first, each
- * with only the first `contentChars` characters of its content (all of it when not given).
+ * with only the first `contentChars` characters of its content.
  */
 export async function similarCandidates(
   db: Database,
   viewerUid: string | null,
-  query: { sourceId: string; lucene: string; hits: number; cap: number; contentChars?: number },
+  query: { sourceId: string; lucene: string; hits: number; cap: number; contentChars: number },
 ): Promise<Candidate[]> {
   const rows = await db.read('search/similar-candidates', {
     viewer_uid: viewerUid,
@@ -72,7 +71,7 @@ export async function similarCandidates(
     lucene: query.lucene,
     hits: neo4j.int(query.hits),
     cap: neo4j.int(query.cap),
-    content_chars: neo4j.int(query.contentChars ?? MAX_CONTENT_CHARS),
+    content_chars: neo4j.int(query.contentChars),
   });
   return rows.map((row) => ({
     id: row.id as string,
