@@ -1,5 +1,5 @@
-// The processes of a benchmark run: the Skein service (`node --import tsx src/start.ts`, as
-// production runs it) and the bare server, each a child of the bench process; free ports; and a
+// The processes of a benchmark run: the Skein service (`node scripts/start.mjs`, what `npm start`
+// runs: compiled JavaScript, built first when stale) and the bare server, each a child of the bench process; free ports; and a
 // child's resident memory read from /proc.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -81,7 +81,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Starts the service and waits for /readyz. */
 export async function startService(env: Record<string, string>, timeoutMs = 180_000): Promise<Child> {
   const inherited = withoutNodeOptions();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/start.ts'], {
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: PROJECT_ROOT,
     env: { ...inherited, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

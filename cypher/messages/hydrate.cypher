@@ -1,56 +1,42 @@
-// Everything a MessageOutput shows, for the messages in $ids the viewer may see. Every id list is
-// filtered by the visibility rule; a BCC recipient is listed only to the author, its adder and itself.
+// Everything a MessageOutput shows, for the messages in $ids the viewer may see, as one row: `rows`
+// (one per visible message, in no order) and `visible`, the ids among the messages and their
+// neighbours (parent, root, reply children, stitches both ways) that the viewer may see.
+// Neighbour lists come back unfiltered and the caller keeps those in `visible`: this judges each
+// neighbour once, and not at all when it is one of the hydrated messages (a thread read hydrates
+// parents and children together), where judging every list in its own subquery cost three times
+// as much. A BCC recipient is listed only to the author, its adder and itself.
+// Times come back as epoch milliseconds: the driver's DateTime decoding cost more than the query.
 UNWIND $ids AS wanted
 MATCH (m:Message {id: wanted})
 WHERE {{can_see(m)}}
 MATCH (author:User {uid: m.author_uid})
-CALL (m) {
-  OPTIONAL MATCH (parent:Message {id: m.parent_id})
-  WHERE {{can_see(parent)}}
-  RETURN parent.id AS parent_id
+WITH collect({
+       message: m {.id, .content, .subject, .public, .tags, .reply_order, .default_outgoing, .import_info_json,
+                   created_ms: m.created_at.epochMillis},
+       author: author {.uid, .user_tag},
+       parent_id: m.parent_id,
+       root_id: m.root_id,
+       recipients: [(m)-[r:RECEIVED_BY]->(u:User)
+                    WHERE r.public OR m.author_uid = $viewer_uid OR r.added_by = $viewer_uid OR u.uid = $viewer_uid
+                    | {uid: u.uid, user_tag: u.user_tag, public: r.public, added_by: r.added_by,
+                       read_ms: r.read_at.epochMillis, added_ms: r.added_at.epochMillis}],
+       replies: [(m)-[:REPLY]->(child:Message) | [child.id, child.created_at.epochMillis]],
+       stitch_parents: [(from:Message)-[:STITCH]->(m) | [from.id, from.created_at.epochMillis]],
+       stitch_children: [(m)-[:STITCH]->(to:Message) | [to.id, to.created_at.epochMillis]],
+       channel_ids: [(channel:Channel)-[:INCLUDES]->(m)
+                     WHERE EXISTS { (channel)-[:HAS_MEMBER]->(:User {uid: $viewer_uid}) } | channel.id],
+       attachments: [(m)-[a:ATTACHES]->(f:File)
+                     | f {.file_id, .filename, .content_type, .size, .sha256, position: a.position}],
+       is_saved: EXISTS { (:User {uid: $viewer_uid})-[:BOOKMARKED]->(m) }
+     }) AS rows,
+     collect(m.id) AS found
+CALL (rows, found) {
+  UNWIND rows AS row
+  UNWIND [row.parent_id, row.root_id] + [n IN row.replies + row.stitch_parents + row.stitch_children | n[0]] AS other
+  WITH DISTINCT other
+  WHERE other IS NOT NULL AND NOT other IN found
+  MATCH (n:Message {id: other})
+  WHERE {{can_see(n)}}
+  RETURN collect(n.id) AS others
 }
-CALL (m) {
-  OPTIONAL MATCH (root:Message {id: m.root_id})
-  WHERE {{can_see(root)}}
-  RETURN root.id AS root_id
-}
-CALL (m) {
-  OPTIONAL MATCH (m)-[r:RECEIVED_BY]->(u:User)
-  WHERE r.public OR m.author_uid = $viewer_uid OR r.added_by = $viewer_uid OR u.uid = $viewer_uid
-  WITH r, u ORDER BY r.added_at, u.uid
-  RETURN collect(CASE WHEN u IS NULL THEN null ELSE
-    {uid: u.uid, user_tag: u.user_tag, public: r.public, added_by: r.added_by, read_at: r.read_at} END) AS recipients
-}
-CALL (m) {
-  OPTIONAL MATCH (m)-[:REPLY]->(child:Message)
-  WHERE {{can_see(child)}}
-  WITH child ORDER BY child.created_at, child.id
-  RETURN collect(child.id) AS reply_ids
-}
-CALL (m) {
-  OPTIONAL MATCH (from:Message)-[:STITCH]->(m)
-  WHERE {{can_see(from)}}
-  WITH DISTINCT from ORDER BY from.created_at, from.id
-  RETURN collect(from.id) AS stitch_parent_ids
-}
-CALL (m) {
-  OPTIONAL MATCH (m)-[:STITCH]->(to:Message)
-  WHERE {{can_see(to)}}
-  WITH DISTINCT to ORDER BY to.created_at, to.id
-  RETURN collect(to.id) AS stitch_child_ids
-}
-CALL (m) {
-  OPTIONAL MATCH (channel:Channel)-[:INCLUDES]->(m)
-  WHERE EXISTS { MATCH (channel)-[:HAS_MEMBER]->(:User {uid: $viewer_uid}) }
-  WITH channel ORDER BY channel.id
-  RETURN collect(channel.id) AS channel_ids
-}
-CALL (m) {
-  OPTIONAL MATCH (m)-[a:ATTACHES]->(f:File)
-  WITH a, f ORDER BY a.position
-  RETURN collect(f {.file_id, .filename, .content_type, .size, .sha256}) AS attachments
-}
-RETURN m {.id, .content, .subject, .public, .created_at, .tags, .reply_order, .default_outgoing, .import_info_json} AS message,
-       author {.uid, .user_tag} AS author,
-       parent_id, root_id, recipients, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, attachments,
-       EXISTS { MATCH (:User {uid: $viewer_uid})-[:BOOKMARKED]->(m) } AS is_saved
+RETURN rows, found + others AS visible

@@ -1,4 +1,5 @@
-// The one conversion of a hydrated message row into the API's MessageOutput.
+// The one conversion of hydrated message rows (cypher/messages/hydrate.cypher) into the API's
+// MessageOutput: neighbour lists keep only the ids the viewer may see, ordered as the API promises.
 import type { Row } from '../../platform/neo4j/database.js';
 import type { MessageOutput } from './messages.schemas.js';
 
@@ -7,45 +8,96 @@ interface HydratedMessage {
   content: string;
   subject: string | null;
   public: boolean;
-  created_at: string;
+  created_ms: number;
   tags: string[] | null;
   reply_order: string[] | null;
   default_outgoing: string | null;
   import_info_json: string | null;
 }
 
-export function toMessageOutput(row: Row, publicUrl: string): MessageOutput {
-  const m = row.message as HydratedMessage;
-  const replyIds = row.reply_ids as string[];
-  const stitchChildIds = row.stitch_child_ids as string[];
+interface HydratedRecipient {
+  uid: string;
+  user_tag: string;
+  public: boolean;
+  added_by: string | null;
+  read_ms: number | null;
+  added_ms: number | null;
+}
+
+/** A neighbour as the query lists it: [id, created_at as epoch ms]. */
+type Neighbour = [string, number];
+
+export interface HydratedRow {
+  message: HydratedMessage;
+  author: MessageOutput['author'];
+  parent_id: string | null;
+  root_id: string | null;
+  recipients: HydratedRecipient[];
+  replies: Neighbour[];
+  stitch_parents: Neighbour[];
+  stitch_children: Neighbour[];
+  channel_ids: string[];
+  attachments: (Omit<MessageOutput['attachments'][number], 'url'> & { position: number })[];
+  is_saved: boolean;
+}
+
+const isoOf = (ms: number) => new Date(ms).toISOString();
+
+/** Visible neighbour ids, oldest first (ties by id), each once. */
+function visibleIds(neighbours: Neighbour[], visible: Set<string>): string[] {
+  const kept = new Map<string, number>();
+  for (const [id, createdMs] of neighbours) if (visible.has(id)) kept.set(id, createdMs);
+  return [...kept]
+    .sort(([idA, a], [idB, b]) => a - b || (idA < idB ? -1 : idA > idB ? 1 : 0))
+    .map(([id]) => id);
+}
+
+/** Oldest edge first (an edge without a time last, as Cypher orders nulls), ties by uid. */
+const byAddedThenUid = (a: HydratedRecipient, b: HydratedRecipient) =>
+  (a.added_ms ?? Number.MAX_SAFE_INTEGER) - (b.added_ms ?? Number.MAX_SAFE_INTEGER) ||
+  (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0);
+
+export function toMessageOutput(row: HydratedRow, visible: Set<string>, publicUrl: string): MessageOutput {
+  const m = row.message;
+  const replyIds = visibleIds(row.replies, visible);
+  const stitchChildIds = visibleIds(row.stitch_children, visible);
   // reply_order and default_outgoing name children; a child deleted or invisible drops out.
   const children = new Set([...replyIds, ...stitchChildIds]);
-  const attachments = (row.attachments as Omit<MessageOutput['attachments'][number], 'url'>[]).map(
-    (file) => ({
-      ...file,
-      url: `${publicUrl}/v1/files/${file.file_id}`,
-    }),
-  );
   return {
     id: m.id,
     content: m.content,
     subject: m.subject,
     public: m.public,
-    timestamp: m.created_at,
-    author: row.author as MessageOutput['author'],
-    parent_id: row.parent_id as string | null,
-    root_id: row.root_id as string | null,
-    recipients: (row.recipients as (MessageOutput['recipients'][number] | null)[]).filter((r) => r !== null),
+    timestamp: isoOf(m.created_ms),
+    author: row.author,
+    parent_id: row.parent_id !== null && visible.has(row.parent_id) ? row.parent_id : null,
+    root_id: row.root_id !== null && visible.has(row.root_id) ? row.root_id : null,
+    recipients: [...row.recipients].sort(byAddedThenUid).map((r) => ({
+      uid: r.uid,
+      user_tag: r.user_tag,
+      public: r.public,
+      added_by: r.added_by,
+      read_at: r.read_ms === null ? null : isoOf(r.read_ms),
+    })),
     tags: m.tags ?? [],
-    attachments,
+    attachments: [...row.attachments]
+      .sort((a, b) => a.position - b.position)
+      .map(({ position: _position, ...file }) => ({ ...file, url: `${publicUrl}/v1/files/${file.file_id}` })),
     reply_order: m.reply_order === null ? null : m.reply_order.filter((id) => children.has(id)),
     default_outgoing:
       m.default_outgoing !== null && children.has(m.default_outgoing) ? m.default_outgoing : null,
     reply_ids: replyIds,
-    stitch_parent_ids: row.stitch_parent_ids as string[],
+    stitch_parent_ids: visibleIds(row.stitch_parents, visible),
     stitch_child_ids: stitchChildIds,
-    channel_ids: row.channel_ids as string[],
+    channel_ids: [...row.channel_ids].sort(),
     import_info: m.import_info_json ? (JSON.parse(m.import_info_json) as Record<string, unknown>) : null,
-    is_saved: row.is_saved === true,
+    is_saved: row.is_saved,
   };
+}
+
+/** Every message of a hydrate answer, keyed by id. */
+export function messagesOfHydrateAnswer(answer: Row | undefined, publicUrl: string): Map<string, MessageOutput> {
+  const rows = (answer?.rows ?? []) as HydratedRow[];
+  const visible = new Set((answer?.visible ?? []) as string[]);
+  return new Map(rows.map((row) => [row.message.id, toMessageOutput(row, visible, publicUrl)]));
 }

@@ -1,6 +1,6 @@
 // The only code that runs the messages' Cypher. Takes and returns plain objects.
 import type { Database, Tx } from '../../platform/neo4j/database.js';
-import { toMessageOutput } from './message-output.js';
+import { messagesOfHydrateAnswer } from './message-output.js';
 import type { MessageOutput } from './messages.schemas.js';
 
 export interface Viewer {
@@ -22,9 +22,7 @@ export async function hydrateMessages(
     'read' in source
       ? await source.read('messages/hydrate', params)
       : await source.run('messages/hydrate', params);
-  const byId = new Map(
-    rows.map((row) => [(row.message as { id: string }).id, toMessageOutput(row, publicUrl)]),
-  );
+  const byId = messagesOfHydrateAnswer(rows[0], publicUrl);
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 

@@ -6,6 +6,8 @@ import type { Metrics } from '../metrics.js';
 import { cypher } from './cypher.js';
 
 export type Row = Record<string, unknown>;
+/** Tries of a read that fails with a transient error before the error reaches the caller. */
+const READ_ATTEMPTS = 4;
 export type Params = Record<string, unknown>;
 
 export interface Neo4jTarget {
@@ -47,19 +49,30 @@ export class Database {
     await this.driver.verifyConnectivity(this.database ? { database: this.database } : {});
   }
 
-  /** Runs one named query in a read transaction. */
+  /**
+   * Runs one named query as a read, in an auto-commit transaction: one round trip where an explicit
+   * transaction takes two (BEGIN and RUN, then COMMIT), which was a fifth of a simple read's time.
+   * A read-mode session still routes it to a secondary in a cluster and carries the bookmarks, and
+   * a transient failure (a leader switch, a lock timeout) is retried here as executeRead would.
+   */
   async read(name: string, params: Params = {}): Promise<Row[]> {
-    const session = this.session('READ');
     const done = this.observe('read');
-    try {
-      const rows = await session.executeRead((tx) => runNamed(tx, name, params));
-      done('ok');
-      return rows;
-    } catch (error) {
-      done('error');
-      throw error;
-    } finally {
-      await session.close();
+    for (let attempt = 1; ; attempt++) {
+      const session = this.session('READ');
+      try {
+        const result = await session.run(cypher(name), params);
+        done('ok');
+        return result.records.map(toRow);
+      } catch (error) {
+        if (attempt < READ_ATTEMPTS && neo4j.isRetryableError(error as Error)) {
+          await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+          continue;
+        }
+        done('error');
+        throw error;
+      } finally {
+        await session.close();
+      }
     }
   }
 
