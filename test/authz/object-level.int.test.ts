@@ -54,6 +54,7 @@ const ATTEMPTS: Attempt[] = [
   { route: 'PATCH /v1/messages/{message_id}/channels', body: { channel_ids: [] }, expect: [404] },
   { route: 'GET /v1/messages/traverse-from/{message_id}', expect: [404] },
   { route: 'GET /v1/messages/{message_id}/tree-ids', expect: [404] },
+  { route: 'GET /v1/messages/{message_id}/thread', expect: [404] },
   { route: 'GET /v1/messages/similar/{message_id}', expect: [404] },
   { route: 'GET /v1/messages/search/similar/{message_id}', expect: [404] },
   { route: 'POST /v1/messages/{message_id}/ping', body: { recipients: ['uid:{owner}'] }, expect: [404] },
@@ -71,8 +72,11 @@ const ATTEMPTS: Attempt[] = [
   { route: 'GET /v1/managed/users/{uid}/deliveries', expect: [403, 404] },
 ];
 
-/** Routes with an id that anyone may call on any object, by design. */
-const PUBLIC_BY_DESIGN = new Set(['GET /v1/users/by-tag/{user_tag}']);
+/**
+ * Routes with an id that anyone may call on any object, by design. The conversation with a user
+ * holds only messages between the caller and that user (test/threads/thread-and-conversation-views).
+ */
+const PUBLIC_BY_DESIGN = new Set(['GET /v1/users/by-tag/{user_tag}', 'GET /v1/messages/conversation/{uid}']);
 
 beforeAll(async () => {
   api = await startTestServer();

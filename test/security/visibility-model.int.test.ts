@@ -977,6 +977,26 @@ async function checkUser(world: World, viewer: number): Promise<void> {
       world.problem(
         `${name} tree-ids ${id}: ${JSON.stringify(tree.body)}, expected ${JSON.stringify(expectedTree)}`,
       );
+    // The paged thread view holds the same messages, oldest first.
+    const thread = await world.call<Page>(viewer, 'GET', `/v1/messages/${id}/thread?limit=100`);
+    if (thread.status !== 200) world.problem(`${name} thread of ${id}: ${thread.status}`);
+    else {
+      compareView(world, viewer, `thread of ${id}`, thread.body.messages, expectedTree.ids, 'none');
+      const times = thread.body.messages.map((m) => m.timestamp);
+      if (times.some((time, i) => i > 0 && time < times[i - 1]!))
+        world.problem(`${name} thread of ${id}: not oldest first ${show(times)}`);
+    }
+  });
+  // The conversation with each user of the world (oneself included).
+  await pool([...world.actors.keys()], 2, async (other) => {
+    const res = await world.call<Page>(
+      viewer,
+      'GET',
+      `/v1/messages/conversation/${model.uid(other)}?limit=100`,
+    );
+    const label = `conversation with ${world.name(other)}`;
+    if (res.status !== 200) world.problem(`${name} ${label}: ${res.status}`);
+    else compareView(world, viewer, label, res.body.messages, model.conversation(viewer, other), 'none');
   });
   const stitched = visible.filter((id) => model.stitches.some((s) => s.from === id || s.to === id));
   const origins: ['replies' | 'links', string][] = [

@@ -225,6 +225,16 @@ export class VisibilityModel {
     return [...roots].map((root) => newest(this.alive().filter((m) => m.public && m.root === root))!.id);
   }
 
+  /** Messages between two users: each one the author, the other a receiver (CC or BCC). */
+  conversation(viewer: number, other: number): string[] {
+    return this.alive()
+      .filter(
+        (m) =>
+          (m.author === viewer && m.receivers.has(other)) || (m.author === other && m.receivers.has(viewer)),
+      )
+      .map((m) => m.id);
+  }
+
   treeIds(viewer: number, id: string): { root_id: string | null; ids: string[] } {
     const m = this.message(id);
     return {

@@ -71,6 +71,46 @@ export function publicIds(db: Database, viewerUid: string | null, window: PageWi
   return pageIds(db, 'threads/public', { viewer_uid: viewerUid, ...windowParams(window) });
 }
 
+/**
+ * One page of the visible messages of the thread holding `originId`, oldest first; null when the
+ * origin does not exist or the viewer may not see it.
+ */
+export async function threadPageIds(
+  db: Database,
+  viewerUid: string,
+  originId: string,
+  window: PageWindow,
+): Promise<string[] | null> {
+  const [row] = await db.read('threads/thread-page', {
+    viewer_uid: viewerUid,
+    message_id: originId,
+    ...windowParams(window),
+  });
+  return row ? (row.ids as string[]) : null;
+}
+
+/**
+ * Up to this many receivers edges, a conversation finds one direction's messages by walking the
+ * recipient's edges (at most this many, whatever the author wrote); beyond, by reading the author's
+ * messages newest first until the page is full (cypher/threads/conversation.cypher).
+ */
+export const CONVERSATION_EXPAND_MAX = 1000;
+
+/** The messages between the viewer and `otherUid` (either one the author, the other a recipient), newest first. */
+export function conversationIds(
+  db: Database,
+  viewerUid: string,
+  otherUid: string,
+  window: PageWindow,
+): Promise<string[]> {
+  return pageIds(db, 'threads/conversation', {
+    viewer_uid: viewerUid,
+    other_uid: otherUid,
+    expand_max: neo4j.int(CONVERSATION_EXPAND_MAX),
+    ...windowParams(window),
+  });
+}
+
 export interface ThreadIds {
   /** null when the viewer may not see the root. */
   root_id: string | null;

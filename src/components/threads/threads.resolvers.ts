@@ -1,21 +1,27 @@
-// GraphQL read views: Query.timeline, inbox, history, publicMessages, traverse, treeIds (each calls
-// the same use case as its REST route in threads.rest.ts) and Message.thread (batched per request).
+// GraphQL read views: Query.timeline, inbox, history, publicMessages, threadMessages, conversation,
+// traverse, treeIds (each calls the same use case as its REST route in threads.rest.ts) and
+// Message.thread (batched per request).
 import type { IResolvers } from '@graphql-tools/utils';
 import type { GraphQLContext } from '../../platform/graphql/graphql-context.js';
 import { spendAnswer } from '../../platform/graphql/answer-budget.js';
 import { args, callerOf } from '../../platform/graphql/resolver-helpers.js';
 import { loadVisible } from '../messages/message-loader.js';
 import { MessageIdParam, type MessageOutput } from '../messages/messages.schemas.js';
+import { UidParam } from '../users/users.schemas.js';
+import { listConversation } from './list-conversation.js';
 import { listHistory } from './list-history.js';
 import { listInbox } from './list-inbox.js';
 import { listPublicMessages } from './list-public-messages.js';
+import { listThreadMessages } from './list-thread-messages.js';
 import { listTimeline } from './list-timeline.js';
 import { readTreeIds } from './read-tree-ids.js';
 import { threadLoader } from './thread-loader.js';
 import {
+  ConversationQuery,
   HistoryQuery,
   InboxQuery,
   PublicQuery,
+  ThreadMessagesQuery,
   TimelineQuery,
   TraverseQuery,
   type TraversedMessage,
@@ -47,6 +53,24 @@ export const threadsResolvers: IResolvers<unknown, GraphQLContext> = {
       listHistory(context.app, callerOf(context), args(HistoryQuery, asQuery(raw))),
     publicMessages: (_: unknown, raw: Args, context: GraphQLContext) =>
       listPublicMessages(context.app, context.caller, args(PublicQuery, asQuery(raw))),
+    threadMessages: (_: unknown, raw: Args, context: GraphQLContext) => {
+      const { message_id, ...query } = asQuery(raw);
+      return listThreadMessages(
+        context.app,
+        callerOf(context),
+        args(MessageIdParam, { message_id }).message_id,
+        args(ThreadMessagesQuery, query),
+      );
+    },
+    conversation: (_: unknown, raw: Args, context: GraphQLContext) => {
+      const { uid, ...query } = asQuery(raw);
+      return listConversation(
+        context.app,
+        callerOf(context),
+        args(UidParam, { uid }).uid,
+        args(ConversationQuery, query),
+      );
+    },
     traverse: (_: unknown, raw: Args, context: GraphQLContext) => {
       const { message_id, ...query } = asQuery(raw);
       return traverseMessages(

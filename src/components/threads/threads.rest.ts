@@ -3,14 +3,19 @@
 //   GET /v1/messages/inbox                          newest visible message per thread you receive or sent to others
 //   GET /v1/messages/history                        one entry per thread you wrote in, by your latest activity
 //   GET /v1/messages/public                         newest public message per thread (no sign-in needed)
+//   GET /v1/messages/:message_id/thread             visible messages of a message's thread, oldest first
+//   GET /v1/messages/conversation/:uid              messages between you and one user, newest first
 //   GET /v1/messages/traverse-from/:message_id      ancestors and descendants of a message within depths
 //   GET /v1/messages/:message_id/tree-ids           visible ids of the thread holding a message
 import type { AppContext } from '../../platform/context.js';
 import type { RouteTable } from '../../platform/http/route-table.js';
 import { MessageIdParam, PaginatedMessages } from '../messages/messages.schemas.js';
+import { UidParam } from '../users/users.schemas.js';
+import { listConversation } from './list-conversation.js';
 import { listHistory } from './list-history.js';
 import { listInbox } from './list-inbox.js';
 import { listPublicMessages } from './list-public-messages.js';
+import { listThreadMessages } from './list-thread-messages.js';
 import { listTimeline } from './list-timeline.js';
 import { readTreeIds } from './read-tree-ids.js';
 import { traverseMessages } from './traverse-messages.js';
@@ -92,6 +97,50 @@ export function mountThreadRoutes(routes: RouteTable, ctx: AppContext): void {
     query: schemas.PublicQuery,
     response: PaginatedMessages,
     handler: ({ caller, query }) => listPublicMessages(ctx, caller, query),
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/v1/messages/:message_id/thread',
+    tag: TAG,
+    summary: 'Thread',
+    description:
+      'The messages you may see of the thread (messages sharing a root) that holds `message_id`, which ' +
+      'may be any message of it, flat and oldest first (ties broken by id): a chat view of a long ' +
+      'thread, whatever its branches. Messages you may not see are left out and not counted. Stitches ' +
+      'do not change thread membership. Paginated (default limit 15); `has_more` tells whether a next ' +
+      'page exists. Needs `messages.read`.',
+    auth: 'required',
+    params: MessageIdParam,
+    query: schemas.ThreadMessagesQuery,
+    response: PaginatedMessages,
+    errors: {
+      403: 'messages.read missing.',
+      404: 'The message is not found, or not visible to you (the same answer).',
+    },
+    handler: ({ caller, params, query }) => listThreadMessages(ctx, caller, params.message_id, query),
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/v1/messages/conversation/:uid',
+    tag: TAG,
+    summary: 'Conversation with a user',
+    description:
+      'The messages between you and the user `uid`, across threads: those you wrote with them as a ' +
+      'recipient (CC or BCC), and those they wrote with you as a recipient (CC or BCC). Messages with ' +
+      'other people only, or in a shared channel without a receivers edge, are not part of it. Newest ' +
+      'first (ties broken by id). Paginated (default limit 15); `has_more` tells whether a next page ' +
+      'exists. Needs `messages.read`.',
+    auth: 'required',
+    params: UidParam,
+    query: schemas.ConversationQuery,
+    response: PaginatedMessages,
+    errors: {
+      403: 'messages.read missing.',
+      404: '`user_not_found`: no user has this uid.',
+    },
+    handler: ({ caller, params, query }) => listConversation(ctx, caller, params.uid, query),
   });
 
   routes.add({

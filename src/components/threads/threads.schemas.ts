@@ -1,5 +1,5 @@
-// Shapes of the read views (timeline, inbox, history, public, traversal, tree ids): they validate
-// REST queries and GraphQL arguments alike, and feed the OpenAPI document.
+// Shapes of the read views (timeline, inbox, history, public, thread, conversation, traversal, tree
+// ids): they validate REST queries and GraphQL arguments alike, and feed the OpenAPI document.
 import { z } from '../../platform/openapi.js';
 import { queryInteger } from '../../platform/query-integer.js';
 import { ChannelId } from '../channels/channels.schemas.js';
@@ -41,6 +41,12 @@ export type HistoryQuery = z.infer<typeof HistoryQuery>;
 
 export const PublicQuery = z.object(pageQuery(15));
 export type PublicQuery = z.infer<typeof PublicQuery>;
+
+export const ThreadMessagesQuery = z.object(pageQuery(15));
+export type ThreadMessagesQuery = z.infer<typeof ThreadMessagesQuery>;
+
+export const ConversationQuery = z.object(pageQuery(15));
+export type ConversationQuery = z.infer<typeof ConversationQuery>;
 
 const Depth = queryInteger({ min: 0, max: 100 }).default(2);
 

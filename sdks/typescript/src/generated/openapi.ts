@@ -1065,6 +1065,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/messages/{message_id}/thread': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Thread
+     * @description The messages you may see of the thread (messages sharing a root) that holds `message_id`, which may be any message of it, flat and oldest first (ties broken by id): a chat view of a long thread, whatever its branches. Messages you may not see are left out and not counted. Stitches do not change thread membership. Paginated (default limit 15); `has_more` tells whether a next page exists. Needs `messages.read`.
+     */
+    get: operations['getMessagesThreadByMessageAndId'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/messages/conversation/{uid}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Conversation with a user
+     * @description The messages between you and the user `uid`, across threads: those you wrote with them as a recipient (CC or BCC), and those they wrote with you as a recipient (CC or BCC). Messages with other people only, or in a shared channel without a receivers edge, are not part of it. Newest first (ties broken by id). Paginated (default limit 15); `has_more` tells whether a next page exists. Needs `messages.read`.
+     */
+    get: operations['getMessagesConversationByUid'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/messages/traverse-from/{message_id}': {
     parameters: {
       query?: never;
@@ -6543,6 +6583,134 @@ export interface operations {
       };
       /** @description Credentials were sent but are invalid or expired. */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation error. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getMessagesThreadByMessageAndId: {
+    parameters: {
+      query?: {
+        skip?: number;
+        limit?: number;
+      };
+      header?: {
+        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        'X-Correlation-Id'?: string;
+      };
+      path: {
+        message_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PaginatedMessagesResponse'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description messages.read missing. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The message is not found, or not visible to you (the same answer). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation error. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getMessagesConversationByUid: {
+    parameters: {
+      query?: {
+        skip?: number;
+        limit?: number;
+      };
+      header?: {
+        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        'X-Correlation-Id'?: string;
+      };
+      path: {
+        uid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PaginatedMessagesResponse'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description messages.read missing. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `user_not_found`: no user has this uid. */
+      404: {
         headers: {
           [name: string]: unknown;
         };
