@@ -3,8 +3,10 @@
 // tsx loader and no second Node process, which cost memory (about 120 MiB) and start-up time.
 // Staleness is judged by modification times, which is what a developer editing src/ changes.
 import { spawnSync } from 'node:child_process';
+import console from 'node:console';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));

@@ -5,6 +5,7 @@
 //   api-access <user_tag> [on|off]            API access for the user and the bots it manages
 //   create-bot <manager_tag> <bot_tag> [name] a bot managed by that user, with API access and its
 //                                             first API key (printed once)
+import { SessionCache } from './components/identity/session-cache.js';
 import {
   createBotWithKey,
   grantScopesByTag,
@@ -102,11 +103,14 @@ async function main(): Promise<number> {
     // The same event log as the service's, so anything a command records reaches its sockets.
     const events = await startEventLog(config, db, log, metrics);
     const limits = createRateLimits(config);
+    // With REDIS_URL, what a command changes empties the running instances' session caches.
+    const sessions = await SessionCache.start(config, db, log);
     close = async () => {
       await events.stop();
       await limits.close();
+      await sessions.close();
     };
-    console.log(await run(args, { config, db, log, limits, events, metrics }));
+    console.log(await run(args, { config, db, log, limits, events, metrics, sessions }));
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {

@@ -7,6 +7,7 @@ import { createApp } from './app.js';
 import { startEventLog } from './components/event-log/event-log-services.js';
 import { startWebhookDispatcher } from './components/webhooks/webhook-dispatcher.js';
 import { bootstrapAdmin } from './components/admin/administer-users.js';
+import { SessionCache } from './components/identity/session-cache.js';
 import type { Config } from './platform/config.js';
 import type { AppContext } from './platform/context.js';
 import type { Logger } from './platform/logger.js';
@@ -64,7 +65,8 @@ export async function runService(
     db.instrument(metrics);
     const events = await startEventLog(config, db, log, metrics);
     const limits = createRateLimits(config);
-    const ctx: AppContext = { config, db, log, limits, events, metrics };
+    const sessions = await SessionCache.start(config, db, log);
+    const ctx: AppContext = { config, db, log, limits, events, metrics, sessions };
     await bootstrapAdmin(ctx);
     const app = await createApp(ctx);
     const server = createServer(app.express);
@@ -96,6 +98,7 @@ export async function runService(
         await drained;
         await events.stop();
         await limits.close();
+        await sessions.close();
         await db.close();
         await embedded?.stop();
       },

@@ -1,5 +1,6 @@
 // What every use case receives: configuration and the shared services. Built once per app.
 import type { EventLogServices } from '../components/event-log/event-log-services.js';
+import type { SessionCache } from '../components/identity/session-cache.js';
 import type { Config } from './config.js';
 import type { Database } from './neo4j/database.js';
 import type { Logger } from './logger.js';
@@ -15,4 +16,6 @@ export interface AppContext {
   events: EventLogServices;
   /** What GET /metrics reports; each module updates its own quantities. */
   metrics: Metrics;
+  /** Session records read recently, emptied on every instance when what they grant changes. */
+  sessions: SessionCache;
 }

@@ -1,5 +1,6 @@
 // The HTTP platform: health and readiness, the OpenAPI document against the routes the app
 // serves, body parsing failures, the error shape, and headers.
+import { SessionCache } from '../../src/components/identity/session-cache.js';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -100,6 +101,8 @@ const ROUTES = [
   'GET /v1/messages/public',
   'GET /v1/messages/traverse-from/{message_id}',
   'GET /v1/messages/{message_id}/tree-ids',
+  'GET /v1/messages/{message_id}/thread',
+  'GET /v1/messages/conversation/{uid}',
   // search, similar, export, models, metrics
   'GET /v1/messages/search',
   'GET /v1/messages/similar/{message_id}',
@@ -217,6 +220,7 @@ describe('GET /healthz and /readyz', () => {
       // No database, so no router can start: only the bus is there, for the app to be built.
       events: { bus: new LocalEventBus() } as unknown as EventLogServices,
       metrics: createMetrics({ defaults: false }),
+      sessions: await SessionCache.start(config, db, createLogger('silent')),
     });
     const server = createServer(app.express).listen(0, '127.0.0.1');
     await once(server, 'listening');

@@ -1,13 +1,14 @@
 // Several instances (issue "Several instances, a Neo4j cluster, and the metrics to run them"): two
 // Skein processes on one Neo4j and one Redis, each with its own data folder and one shared files
 // folder, the way a deployment runs them. A socket on A hears posts made on B; a replay from A
-// after posts on B is exact; a file uploaded on A downloads from B; and killing B with SIGKILL in
+// after posts on B is exact; a logout, password change or scope change on one instance ends what
+// the other had cached at once; a file uploaded on A downloads from B; and killing B with SIGKILL in
 // the middle of a load alternating between them loses no acknowledged message and no event.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { registerWriter, type TestUser } from '../support/factories.js';
+import { grant, registerWriter, type TestUser } from '../support/factories.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { freePort } from '../support/test-neo4j.js';
@@ -131,6 +132,36 @@ describe('two instances on one Neo4j and one Redis', () => {
     for (let i = 0; i < 4; i++) heard.push(messageIdOf(await replay.socket.next()));
     expect(heard).toEqual([first, ...later]);
     await expect(replay.socket.next(1500)).rejects.toThrow();
+  });
+
+  it('when a session is logged out on A, then B refuses it at once although B had just accepted it', async () => {
+    const user = await registerWriter(a);
+    // B has read (and may keep) the session record.
+    expect((await b.request('GET', '/v1/auth/session', { token: user.token })).status).toBe(200);
+    expect((await a.request('POST', '/v1/auth/logout', { token: user.token })).status).toBe(200);
+    expect((await b.request('GET', '/v1/auth/session', { token: user.token })).status).toBe(401);
+  });
+
+  it('when a password changes on B, then the other sessions end on A at once', async () => {
+    const user = await registerWriter(a);
+    const other = await a.request<{ access_token: string }>('POST', '/v1/auth/password/login', {
+      body: { user_tag: user.tag, password: user.password },
+    });
+    expect((await a.request('GET', '/v1/auth/session', { token: other.body.access_token })).status).toBe(200);
+    const changed = await b.request('POST', '/v1/auth/password/change', {
+      token: user.token,
+      body: { current_password: user.password, new_password: `${user.password}-changed` },
+    });
+    expect(changed.status).toBe(200);
+    expect((await a.request('GET', '/v1/auth/session', { token: other.body.access_token })).status).toBe(401);
+  });
+
+  it('when an admin takes a scope away on A, then B refuses what it granted at once', async () => {
+    const user = await registerWriter(a);
+    expect((await b.request('GET', '/v1/messages/timeline', { token: user.token })).status).toBe(200);
+    await grant(a, user.uid, { scopes: ['realtime.connect'] });
+    const refused = await b.request<{ code: string }>('GET', '/v1/messages/timeline', { token: user.token });
+    expect(refused.status).toBe(403);
   });
 
   it('when a file is uploaded on A, then it downloads from B (a shared SKEIN_FILES_DIR)', async () => {

@@ -1,5 +1,6 @@
 // Runs the real app in the test process against the run's Neo4j, on a free port, and speaks HTTP
 // to it. Each test file starts its own server; tests isolate themselves with unique data.
+import { SessionCache } from '../../src/components/identity/session-cache.js';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -89,7 +90,8 @@ export async function startTestServer(
   db.instrument(metrics);
   const events = await startEventLog(config, db, log, metrics);
   const limits = createRateLimits(config);
-  const ctx: AppContext = { config, db, log, limits, events, metrics };
+  const sessions = await SessionCache.start(config, db, log);
+  const ctx: AppContext = { config, db, log, limits, events, metrics, sessions };
   await bootstrapAdmin(ctx);
   const app = await createApp(ctx);
   const server: Server = createServer(app.express);
@@ -143,6 +145,7 @@ export async function startTestServer(
       await closed;
       await events.stop();
       await limits.close();
+      await sessions.close();
       await db.close();
     },
   };

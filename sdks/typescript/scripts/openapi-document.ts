@@ -1,6 +1,7 @@
 // Builds Skein's OpenAPI document offline: the app is assembled exactly as the service does (every
 // route registers itself in the document as it mounts), with a database handle that never connects,
 // and the document is read from GET /v1/openapi.json of that app on a loopback port.
+import { SessionCache } from '../../../src/components/identity/session-cache.js';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -43,6 +44,7 @@ export async function buildOpenApiDocument(): Promise<Record<string, unknown>> {
     limits,
     events,
     metrics: createMetrics({ defaults: false }),
+    sessions: await SessionCache.start(config, db, createLogger(config.logLevel)),
   };
   const app = await createApp(ctx);
   const server = createServer(app.express);

@@ -50,15 +50,14 @@ export interface StoredKey extends KeyState {
 
 const now = () => new Date().toISOString();
 
-export async function findSession(
-  db: Database,
-  sessionId: string,
-): Promise<{
+export interface FoundSession {
   session: SessionRecord;
   user: PrincipalRecord;
   key: KeyState | null;
   managerLink: boolean;
-} | null> {
+}
+
+export async function findSession(db: Database, sessionId: string): Promise<FoundSession | null> {
   const rows = await db.read('identity/find-session', { session_id: sessionId });
   const row = rows[0];
   if (!row) return null;

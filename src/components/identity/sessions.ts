@@ -108,7 +108,7 @@ export async function authenticate(ctx: AppContext, credentials: Credentials): P
 export async function callerFromSessionToken(ctx: AppContext, token: string): Promise<Caller> {
   const parsed = parseSessionToken(token);
   if (!parsed) throw invalidSession();
-  const found = await repo.findSession(ctx.db, parsed.id);
+  const found = await ctx.sessions.lookup(parsed.id, () => repo.findSession(ctx.db, parsed.id));
   if (!found || !matchesHash(parsed.secret, found.session.secret_hash)) throw invalidSession();
   const { session, user, key } = found;
   if (session.revoked_at !== null || isPast(session.expires_at)) throw invalidSession();

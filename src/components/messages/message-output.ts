@@ -96,7 +96,10 @@ export function toMessageOutput(row: HydratedRow, visible: Set<string>, publicUr
 }
 
 /** Every message of a hydrate answer, keyed by id. */
-export function messagesOfHydrateAnswer(answer: Row | undefined, publicUrl: string): Map<string, MessageOutput> {
+export function messagesOfHydrateAnswer(
+  answer: Row | undefined,
+  publicUrl: string,
+): Map<string, MessageOutput> {
   const rows = (answer?.rows ?? []) as HydratedRow[];
   const visible = new Set((answer?.visible ?? []) as string[]);
   return new Map(rows.map((row) => [row.message.id, toMessageOutput(row, visible, publicUrl)]));

@@ -22,8 +22,15 @@ export interface Tx {
   run(name: string, params?: Params): Promise<Row[]>;
 }
 
+/**
+ * Told, after a write transaction commits, the names of the statements it ran; the write answers
+ * once every listener has finished.
+ */
+export type CommitListener = (statements: ReadonlySet<string>) => Promise<void>;
+
 export class Database {
   private metrics: Metrics | undefined;
+  private readonly commitListeners: CommitListener[] = [];
 
   private constructor(
     readonly driver: Driver,
@@ -45,6 +52,11 @@ export class Database {
     this.metrics = metrics;
   }
 
+  /** Calls `listener` after every committed write transaction (caches drop what it may have changed). */
+  onCommit(listener: CommitListener): void {
+    this.commitListeners.push(listener);
+  }
+
   async verify(): Promise<void> {
     await this.driver.verifyConnectivity(this.database ? { database: this.database } : {});
   }
@@ -64,7 +76,7 @@ export class Database {
         done('ok');
         return result.records.map(toRow);
       } catch (error) {
-        if (attempt < READ_ATTEMPTS && neo4j.isRetryableError(error as Error)) {
+        if (attempt < READ_ATTEMPTS && neo4j.isRetryableError(error)) {
           await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
           continue;
         }
@@ -85,11 +97,18 @@ export class Database {
   async inWrite<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     const session = this.session('WRITE');
     const done = this.observe('write');
+    const statements = new Set<string>();
     try {
       const result = await session.executeWrite((mtx) =>
-        work({ run: (name, params = {}) => runNamed(mtx, name, params) }),
+        work({
+          run: (name, params = {}) => {
+            statements.add(name);
+            return runNamed(mtx, name, params);
+          },
+        }),
       );
       done('ok');
+      for (const listener of this.commitListeners) await listener(statements);
       return result;
     } catch (error) {
       done('error');

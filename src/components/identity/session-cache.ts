@@ -1,0 +1,85 @@
+// Keeps what find-session read (the session, its user's grant, its key, the manager link) for a
+// few seconds, so that a request does not spend a database round trip on its credentials: that
+// lookup was a third of a read by id. Every check a session token passes still runs on each
+// request (secret hash, revocation, expiry), on the cached record.
+//
+// A cached record must never outlive a change to what it holds. Any committed write that ran a
+// statement able to change a session, a user's grant or an API key (AUTH_STATEMENTS) empties the
+// cache of this instance at once, and of every other instance through Redis when REDIS_URL is set
+// (AuthInvalidationBus). A lookup that was already running when the cache was emptied does not
+// store its (possibly older) answer: each lookup notes the cache's generation before it reads and
+// stores only if no emptying happened since. Should Redis lose the news, TTL_MS bounds how long
+// another instance may still accept a revoked session.
+import type { Config } from '../../platform/config.js';
+import type { Logger } from '../../platform/logger.js';
+import type { Database } from '../../platform/neo4j/database.js';
+import { createAuthInvalidationBus, type AuthInvalidationBus } from './auth-invalidation-bus.js';
+import type { FoundSession } from './identity-repository.js';
+
+const TTL_MS = 5_000;
+const MAX_ENTRIES = 20_000;
+
+/** Statement folders whose writes can change what a session grants. */
+const AUTH_AREAS = ['identity/', 'users/', 'contacts/'];
+/** Writes in those folders that cannot change any cached record (they only add new things). */
+const HARMLESS = new Set([
+  'identity/create-session',
+  'identity/create-api-key',
+  'identity/touch-api-key',
+  'users/create-user',
+]);
+
+export function changesAuth(statement: string): boolean {
+  return AUTH_AREAS.some((area) => statement.startsWith(area)) && !HARMLESS.has(statement);
+}
+
+interface Entry {
+  found: FoundSession;
+  storedAt: number;
+}
+
+export class SessionCache {
+  private readonly entries = new Map<string, Entry>();
+  private generation = 0;
+
+  private constructor(private readonly bus: AuthInvalidationBus) {}
+
+  static async start(config: Config, db: Database, log: Logger): Promise<SessionCache> {
+    const bus = await createAuthInvalidationBus(config, log);
+    const cache = new SessionCache(bus);
+    bus.subscribe(() => cache.clearLocal());
+    db.onCommit(async (statements) => {
+      if ([...statements].some(changesAuth)) await cache.invalidateEverywhere();
+    });
+    return cache;
+  }
+
+  /** The record of `sessionId`, from the cache when fresh, otherwise read by `load` (and kept). */
+  async lookup(sessionId: string, load: () => Promise<FoundSession | null>): Promise<FoundSession | null> {
+    const entry = this.entries.get(sessionId);
+    if (entry && Date.now() - entry.storedAt < TTL_MS) return entry.found;
+    const generation = this.generation;
+    const found = await load();
+    // Unknown ids are not kept: nobody could fill the cache with made-up tokens.
+    if (found && generation === this.generation) {
+      if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+      this.entries.set(sessionId, { found, storedAt: Date.now() });
+    }
+    return found;
+  }
+
+  /** Empties this instance's cache now and tells the others (the write answers after that). */
+  async invalidateEverywhere(): Promise<void> {
+    this.clearLocal();
+    await this.bus.publish();
+  }
+
+  private clearLocal(): void {
+    this.generation++;
+    this.entries.clear();
+  }
+
+  async close(): Promise<void> {
+    await this.bus.close();
+  }
+}
