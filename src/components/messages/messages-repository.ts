@@ -14,14 +14,15 @@ export async function hydrateMessages(
   viewer: Viewer,
   ids: string[],
   publicUrl: string,
+  options: { links?: boolean } = {},
 ): Promise<MessageOutput[]> {
   if (ids.length === 0) return [];
   const params = { viewer_uid: viewer.uid, ids };
+  // Without links, recipients, replies, stitches, channels, attachments and is_saved come back empty:
+  // only for answers narrowed to fields that do not show them (message-fields.ts).
+  const query = options.links === false ? 'messages/hydrate-core' : 'messages/hydrate';
   // Inside a write transaction (to answer with what it just wrote) or on its own.
-  const rows =
-    'read' in source
-      ? await source.read('messages/hydrate', params)
-      : await source.run('messages/hydrate', params);
+  const rows = 'read' in source ? await source.read(query, params) : await source.run(query, params);
   const byId = messagesOfHydrateAnswer(rows[0], publicUrl);
   return ids.flatMap((id) => byId.get(id) ?? []);
 }

@@ -47,5 +47,5 @@ export async function searchMessages(
         ? []
         : await tagSearchIds(ctx.db, viewer.uid, { lucene, tags, match: query.match }, window);
   }
-  return messagePage(ctx, viewer, ids, window);
+  return messagePage(ctx, viewer, ids, { ...window, fields: query.fields });
 }

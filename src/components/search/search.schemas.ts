@@ -2,6 +2,7 @@
 // and feed the OpenAPI document.
 import { z } from '../../platform/openapi.js';
 import { queryInteger } from '../../platform/query-integer.js';
+import { fieldsQuery } from '../messages/message-fields.js';
 import { MessageOutput, TagList, pageQuery } from '../messages/messages.schemas.js';
 
 export const MAX_QUERY_CHARS = 1000;
@@ -54,6 +55,7 @@ export const SearchQuery = z
       .optional()
       .openapi({ description: 'Deprecated: accepted and ignored.', deprecated: true }),
     ...pageQuery(15),
+    fields: fieldsQuery(),
   })
   .superRefine((value, issues) => {
     if (searchTextOf(value) === null && (value.tags?.length ?? 0) === 0) {

@@ -3,6 +3,7 @@
 import { z } from '../../platform/openapi.js';
 import { queryInteger } from '../../platform/query-integer.js';
 import { ChannelId } from '../channels/channels.schemas.js';
+import { fieldsQuery } from '../messages/message-fields.js';
 import { MessageOutput, QueryBoolean, pageQuery } from '../messages/messages.schemas.js';
 
 /**
@@ -22,7 +23,7 @@ const ChannelFilter = ChannelId.optional().openapi({
     'member (404 channel_not_found, 403 not_channel_member).',
 });
 
-export const TimelineQuery = z.object({ ...pageQuery(15), channel_id: ChannelFilter });
+export const TimelineQuery = z.object({ ...pageQuery(15), channel_id: ChannelFilter, fields: fieldsQuery() });
 export type TimelineQuery = z.infer<typeof TimelineQuery>;
 
 export const InboxQuery = z.object({
@@ -33,19 +34,20 @@ export const InboxQuery = z.object({
     default: false,
     description: 'Keep only threads where you still have an unread receivers edge (read_at null).',
   }),
+  fields: fieldsQuery(),
 });
 export type InboxQuery = z.infer<typeof InboxQuery>;
 
-export const HistoryQuery = z.object({ ...pageQuery(6), channel_id: ChannelFilter });
+export const HistoryQuery = z.object({ ...pageQuery(6), channel_id: ChannelFilter, fields: fieldsQuery() });
 export type HistoryQuery = z.infer<typeof HistoryQuery>;
 
-export const PublicQuery = z.object(pageQuery(15));
+export const PublicQuery = z.object({ ...pageQuery(15), fields: fieldsQuery() });
 export type PublicQuery = z.infer<typeof PublicQuery>;
 
-export const ThreadMessagesQuery = z.object(pageQuery(15));
+export const ThreadMessagesQuery = z.object({ ...pageQuery(15), fields: fieldsQuery() });
 export type ThreadMessagesQuery = z.infer<typeof ThreadMessagesQuery>;
 
-export const ConversationQuery = z.object(pageQuery(15));
+export const ConversationQuery = z.object({ ...pageQuery(15), fields: fieldsQuery() });
 export type ConversationQuery = z.infer<typeof ConversationQuery>;
 
 const Depth = queryInteger({ min: 0, max: 100 }).default(2);
@@ -75,6 +77,8 @@ export const TraverseQuery = z.object({
       "Downward, follow only each message's `default_outgoing` child (when it is a child by edge_type), " +
       'a single chain; upward is unchanged.',
   }),
+  // `depth` always comes; `replies` (with get_replies) only when asked for, once fields are chosen.
+  fields: fieldsQuery(['depth', 'replies']),
 });
 export type TraverseQuery = z.infer<typeof TraverseQuery>;
 

@@ -6,6 +6,7 @@ import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
 import { messageNotFound } from '../../platform/errors.js';
+import { needsLinks, selectFields } from '../messages/message-fields.js';
 import { hydrateMessages } from '../messages/messages-repository.js';
 import { walkFrom } from './threads-repository.js';
 import {
@@ -37,11 +38,15 @@ export async function traverseMessages(
   if (!walked) throw messageNotFound();
 
   const depthOf = new Map(walked.nodes.map((node) => [node.id, node.depth]));
+  // With fields=, each message keeps the asked keys and its depth; replies only when asked for.
+  const fields = query.fields ? new Set([...query.fields, 'depth']) : null;
+  const withReplies = query.get_replies && (fields === null || fields.has('replies'));
   const hydrated = await hydrateMessages(
     ctx.db,
     { uid: caller.uid },
     walked.nodes.map((node) => node.id),
     ctx.config.publicUrl,
+    { links: withReplies || needsLinks(fields) },
   );
   // The origin can vanish between the two reads; answer as if it never existed.
   if (!hydrated.some((message) => message.id === originId)) throw messageNotFound();
@@ -50,7 +55,7 @@ export async function traverseMessages(
     .map((message) => ({
       ...message,
       depth: depthOf.get(message.id)!,
-      ...(query.get_replies ? { replies: { count: message.reply_ids.length, ids: message.reply_ids } } : {}),
+      ...(withReplies ? { replies: { count: message.reply_ids.length, ids: message.reply_ids } } : {}),
     }))
     .sort((a, b) => a.depth - b.depth || a.timestamp.localeCompare(b.timestamp) || a.id.localeCompare(b.id));
   const position = new Map(messages.map((message, index) => [message.id, index]));
@@ -60,5 +65,11 @@ export async function traverseMessages(
     .sort(
       (a, b) => position.get(a.to)! - position.get(b.to)! || position.get(a.from)! - position.get(b.from)!,
     );
-  return { origin_id: originId, messages, edges, truncated: walked.truncated };
+  return {
+    origin_id: originId,
+    // A sparse message is a TraversedMessage with keys left out, as the parameter documents.
+    messages: messages.map((message) => selectFields(message, fields)) as TraversedMessage[],
+    edges,
+    truncated: walked.truncated,
+  };
 }

@@ -6370,6 +6370,8 @@ export interface operations {
         limit?: number;
         /** @description Only messages included in this channel count, as if the store held nothing else. You must be a member (404 channel_not_found, 403 not_channel_member). */
         channel_id?: string;
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids and is_saved makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved. */
+        fields?: string;
       };
       header?: {
         /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
@@ -6436,6 +6438,8 @@ export interface operations {
         channel_id?: string;
         /** @description Keep only threads where you still have an unread receivers edge (read_at null). */
         unread_only?: boolean;
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids and is_saved makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved. */
+        fields?: string;
       };
       header?: {
         /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
@@ -6500,6 +6504,8 @@ export interface operations {
         limit?: number;
         /** @description Only messages included in this channel count, as if the store held nothing else. You must be a member (404 channel_not_found, 403 not_channel_member). */
         channel_id?: string;
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids and is_saved makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved. */
+        fields?: string;
       };
       header?: {
         /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
@@ -6562,6 +6568,8 @@ export interface operations {
       query?: {
         skip?: number;
         limit?: number;
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids and is_saved makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved. */
+        fields?: string;
       };
       header?: {
         /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
@@ -6606,6 +6614,8 @@ export interface operations {
       query?: {
         skip?: number;
         limit?: number;
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids and is_saved makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved. */
+        fields?: string;
       };
       header?: {
         /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
@@ -6670,6 +6680,8 @@ export interface operations {
       query?: {
         skip?: number;
         limit?: number;
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids and is_saved makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved. */
+        fields?: string;
       };
       header?: {
         /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
@@ -6744,6 +6756,8 @@ export interface operations {
         get_children?: boolean;
         /** @description Downward, follow only each message's `default_outgoing` child (when it is a child by edge_type), a single chain; upward is unchanged. */
         default_path_only?: boolean;
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids and is_saved makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, depth, replies. */
+        fields?: string;
       };
       header?: {
         /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
@@ -6879,6 +6893,8 @@ export interface operations {
         scope?: string;
         skip?: number;
         limit?: number;
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids and is_saved makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved. */
+        fields?: string;
       };
       header?: {
         /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
