@@ -45,7 +45,8 @@ export function fieldsQuery(extra: readonly string[] = []) {
         ctx.addIssue({ code: 'custom', message: `Unknown field(s) ${unknown.join(', ')}; known: ${names}.` });
         return z.NEVER;
       }
-      return new Set(['id', ...asked]) as ReadonlySet<string>;
+      const selection: ReadonlySet<string> = new Set(['id', ...asked]);
+      return selection;
     })
     .optional()
     .openapi({
