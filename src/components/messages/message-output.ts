@@ -1,5 +1,7 @@
 // The one conversion of hydrated message rows (cypher/messages/hydrate.cypher) into the API's
-// MessageOutput: neighbour lists keep only the ids the viewer may see, ordered as the API promises.
+// MessageOutput: neighbour ids keep only those the viewer may see, ordered as the API promises.
+// The query judged every neighbour outside the hydrated ids; one inside them is visible exactly
+// when it came back as a row of its own.
 import type { Row } from '../../platform/neo4j/database.js';
 import type { MessageOutput } from './messages.schemas.js';
 
@@ -43,10 +45,13 @@ export interface HydratedRow {
 
 const isoOf = (ms: number) => new Date(ms).toISOString();
 
+/** Whether the viewer may see a neighbour the query returned (see the header). */
+type Visible = (id: string) => boolean;
+
 /** Visible neighbour ids, oldest first (ties by id), each once. */
-function visibleIds(neighbours: Neighbour[], visible: Set<string>): string[] {
+function visibleIds(neighbours: Neighbour[], visible: Visible): string[] {
   const kept = new Map<string, number>();
-  for (const [id, createdMs] of neighbours) if (visible.has(id)) kept.set(id, createdMs);
+  for (const [id, createdMs] of neighbours) if (visible(id)) kept.set(id, createdMs);
   return [...kept]
     .sort(([idA, a], [idB, b]) => a - b || (idA < idB ? -1 : idA > idB ? 1 : 0))
     .map(([id]) => id);
@@ -57,7 +62,7 @@ const byAddedThenUid = (a: HydratedRecipient, b: HydratedRecipient) =>
   (a.added_ms ?? Number.MAX_SAFE_INTEGER) - (b.added_ms ?? Number.MAX_SAFE_INTEGER) ||
   (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0);
 
-export function toMessageOutput(row: HydratedRow, visible: Set<string>, publicUrl: string): MessageOutput {
+export function toMessageOutput(row: HydratedRow, visible: Visible, publicUrl: string): MessageOutput {
   const m = row.message;
   const replyIds = visibleIds(row.replies, visible);
   const stitchChildIds = visibleIds(row.stitch_children, visible);
@@ -70,8 +75,8 @@ export function toMessageOutput(row: HydratedRow, visible: Set<string>, publicUr
     public: m.public,
     timestamp: isoOf(m.created_ms),
     author: row.author,
-    parent_id: row.parent_id !== null && visible.has(row.parent_id) ? row.parent_id : null,
-    root_id: row.root_id !== null && visible.has(row.root_id) ? row.root_id : null,
+    parent_id: row.parent_id !== null && visible(row.parent_id) ? row.parent_id : null,
+    root_id: row.root_id !== null && visible(row.root_id) ? row.root_id : null,
     recipients: [...row.recipients].sort(byAddedThenUid).map((r) => ({
       uid: r.uid,
       user_tag: r.user_tag,
@@ -95,12 +100,15 @@ export function toMessageOutput(row: HydratedRow, visible: Set<string>, publicUr
   };
 }
 
-/** Every message of a hydrate answer, keyed by id. */
+/** Every message of a hydrate answer for `requested` ids, keyed by id. */
 export function messagesOfHydrateAnswer(
-  answer: Row | undefined,
+  rows: Row[],
+  requested: readonly string[],
   publicUrl: string,
 ): Map<string, MessageOutput> {
-  const rows = (answer?.rows ?? []) as HydratedRow[];
-  const visible = new Set((answer?.visible ?? []) as string[]);
-  return new Map(rows.map((row) => [row.message.id, toMessageOutput(row, visible, publicUrl)]));
+  const hydrated = rows as unknown as HydratedRow[];
+  const returned = new Set(hydrated.map((row) => row.message.id));
+  const asked = new Set(requested);
+  const visible: Visible = (id) => returned.has(id) || !asked.has(id);
+  return new Map(hydrated.map((row) => [row.message.id, toMessageOutput(row, visible, publicUrl)]));
 }

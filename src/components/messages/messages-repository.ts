@@ -23,7 +23,7 @@ export async function hydrateMessages(
   const query = options.links === false ? 'messages/hydrate-core' : 'messages/hydrate';
   // Inside a write transaction (to answer with what it just wrote) or on its own.
   const rows = 'read' in source ? await source.read(query, params) : await source.run(query, params);
-  const byId = messagesOfHydrateAnswer(rows[0], publicUrl);
+  const byId = messagesOfHydrateAnswer(rows, ids, publicUrl);
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
