@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { grant, registerWriter, type TestUser } from '../support/factories.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { startSlowLink, type SlowLink } from '../support/slow-link.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { freePort } from '../support/test-neo4j.js';
 import {
@@ -27,9 +28,11 @@ jest.setTimeout(600_000);
 const root = mkdtempSync(path.join(os.tmpdir(), 'skein-multi-'));
 const filesDir = path.join(root, 'shared-files');
 let redis: RedisServer;
-const instances: Record<'a' | 'b', { process: ServiceProcess; api: TestServer } | undefined> = {
+let slowLink: SlowLink | undefined;
+const instances: Record<'a' | 'b' | 'c', { process: ServiceProcess; api: TestServer } | undefined> = {
   a: undefined,
   b: undefined,
+  c: undefined,
 };
 
 /** What the factories need of a server (url and request), for a service running as a process. */
@@ -54,13 +57,13 @@ function processApi(url: string): TestServer {
   return { url, request } as unknown as TestServer;
 }
 
-async function startInstance(name: 'a' | 'b'): Promise<TestServer> {
+async function startInstance(name: 'a' | 'b' | 'c', redisUrl = redis.url): Promise<TestServer> {
   const port = await freePort();
   const process = await startServiceProcess({
     PORT: String(port),
     NEO4J_URI: globalThis.process.env.SKEIN_TEST_NEO4J_URI!,
     NEO4J_PASSWORD: globalThis.process.env.SKEIN_TEST_NEO4J_PASSWORD!,
-    REDIS_URL: redis.url,
+    REDIS_URL: redisUrl,
     SKEIN_DATA_DIR: path.join(root, name),
     SKEIN_FILES_DIR: filesDir,
     SKEIN_ADMIN_TAG: TEST_ADMIN.tag,
@@ -89,6 +92,7 @@ afterAll(async () => {
     instance.process.kill('SIGTERM');
     await instance.process.exited;
   }
+  await slowLink?.close();
   await redis?.stop();
   rmSync(root, { recursive: true, force: true });
 });
@@ -132,6 +136,24 @@ describe('two instances on one Neo4j and one Redis', () => {
     for (let i = 0; i < 4; i++) heard.push(messageIdOf(await replay.socket.next()));
     expect(heard).toEqual([first, ...later]);
     await expect(replay.socket.next(1500)).rejects.toThrow();
+  });
+
+  it('when a socket opens on an instance that hears Redis late, just after a post on B answered, then its ready cursor covers that post (neither live nor replayed)', async () => {
+    // C reaches Redis through a link that holds Redis's answers 300 ms, so B's rounds reach C's
+    // router well after B's posts answered.
+    slowLink = await startSlowLink(redis.url, 300);
+    const c = await startInstance('c', slowLink.url);
+    const [author, reader] = await Promise.all([registerWriter(b), registerWriter(c)]);
+    for (let round = 0; round < 3; round++) {
+      await post(b, author, reader, `before connect ${round}`);
+      const { socket, cursor } = await connect(c, reader);
+      const marker = await post(b, author, reader, `after connect ${round}`);
+      expect(messageIdOf(await socket.next())).toBe(marker);
+      socket.ws.close();
+      const resumed = await connect(c, reader, cursor);
+      expect(messageIdOf(await resumed.socket.next())).toBe(marker);
+      resumed.socket.ws.close();
+    }
   });
 
   it('when a session is logged out on A, then B refuses it at once although B had just accepted it', async () => {

@@ -58,14 +58,27 @@ export class EventRouter {
 
   /**
    * Registers a listener for its user's events and, until follow() says otherwise, every channel's.
-   * Answers the head at registration: the listener hears every event after it.
+   * Answers the head at registration: the listener hears every event after it. The router first
+   * catches up with the log's settled head, so the answer covers every event whose write has
+   * answered, on any instance, even when its round has not reached this router yet (a client that
+   * connects after its post must not be handed that post as missed).
    */
-  register(listener: EventListener): number {
-    const set = this.byUser.get(listener.uid) ?? new Set();
-    set.add(listener);
-    this.byUser.set(listener.uid, set);
-    this.everyChannel.add(listener);
-    return this.head;
+  register(listener: EventListener): Promise<number> {
+    const registered = this.chain.then(async () => {
+      const head = await readHead(this.db);
+      if (head > this.head) await this.fill(head);
+      const set = this.byUser.get(listener.uid) ?? new Set();
+      set.add(listener);
+      this.byUser.set(listener.uid, set);
+      this.everyChannel.add(listener);
+      return this.head;
+    });
+    // The caller hears a failure; the chain goes on either way.
+    this.chain = registered.then(
+      () => undefined,
+      () => undefined,
+    );
+    return registered;
   }
 
   /** From now on the listener hears only these channels' events (besides its user's). */

@@ -111,7 +111,11 @@ class LogFeed implements NotificationFeed, EventListener {
 
   async start(since: number | null): Promise<void> {
     const router = this.ctx.events.router;
-    const head = router.register(this);
+    const head = await router.register(this);
+    if (this.closed) {
+      router.unregister(this, []);
+      return;
+    }
     this.startCursor = encodeCursor(head);
     this.position = since === null ? head : Math.min(since, head);
     this.replayUpto = head;
