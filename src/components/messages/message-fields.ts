@@ -10,7 +10,7 @@ export type MessageField = keyof MessageOutput;
 export const MESSAGE_FIELDS = Object.keys(MessageOutput.shape) as MessageField[];
 
 /** Fields that only the full hydration can answer. */
-const LINK_FIELDS = new Set<string>([
+export const LINK_FIELDS = new Set<string>([
   'recipients',
   'attachments',
   'reply_order',

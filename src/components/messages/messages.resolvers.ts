@@ -1,11 +1,13 @@
 // GraphQL fields of messages; each operation calls the same use case as its REST route
 // (messages.rest.ts), and Message's graph fields load through the per-request DataLoaders.
 import type { IResolvers } from '@graphql-tools/utils';
+import type { GraphQLResolveInfo } from 'graphql';
 import { JSONObjectResolver } from 'graphql-scalars';
 import type { GraphQLContext } from '../../platform/graphql/graphql-context.js';
 import { args, callerOf } from '../../platform/graphql/resolver-helpers.js';
 import { userLoader } from '../users/user-loader.js';
 import { loadVisible, messageLoader } from './message-loader.js';
+import { selectionNeedsLinks } from './message-selection.js';
 import { idempotencyKeyOf } from './messages.rest.js';
 import { MessageIdParam, type MessageOutput } from './messages.schemas.js';
 import { postMessages, type PostKind } from './post-messages.js';
@@ -37,14 +39,15 @@ export const messagesResolvers: IResolvers<unknown, GraphQLContext> = {
   Message: {
     author: (message: MessageOutput, _: Args, context: GraphQLContext) =>
       userLoader(context).load(message.author.uid),
-    parent: (message: MessageOutput, _: Args, context: GraphQLContext) =>
-      message.parent_id ? messageLoader(context).load(message.parent_id) : null,
-    replies: (message: MessageOutput, _: Args, context: GraphQLContext) =>
-      loadVisible(context, message.reply_ids),
-    stitchParents: (message: MessageOutput, _: Args, context: GraphQLContext) =>
-      loadVisible(context, message.stitch_parent_ids),
-    stitchChildren: (message: MessageOutput, _: Args, context: GraphQLContext) =>
-      loadVisible(context, message.stitch_child_ids),
+    // Each loads its messages without links when the query selects none of theirs.
+    parent: (message: MessageOutput, _: Args, context: GraphQLContext, info: GraphQLResolveInfo) =>
+      message.parent_id ? messageLoader(context, selectionNeedsLinks(info)).load(message.parent_id) : null,
+    replies: (message: MessageOutput, _: Args, context: GraphQLContext, info: GraphQLResolveInfo) =>
+      loadVisible(context, message.reply_ids, selectionNeedsLinks(info)),
+    stitchParents: (message: MessageOutput, _: Args, context: GraphQLContext, info: GraphQLResolveInfo) =>
+      loadVisible(context, message.stitch_parent_ids, selectionNeedsLinks(info)),
+    stitchChildren: (message: MessageOutput, _: Args, context: GraphQLContext, info: GraphQLResolveInfo) =>
+      loadVisible(context, message.stitch_child_ids, selectionNeedsLinks(info)),
   },
   Recipient: {
     user: (recipient: { uid: string }, _: Args, context: GraphQLContext) =>

@@ -2,10 +2,12 @@
 // traverse, treeIds (each calls the same use case as its REST route in threads.rest.ts) and
 // Message.thread (batched per request).
 import type { IResolvers } from '@graphql-tools/utils';
+import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphQLContext } from '../../platform/graphql/graphql-context.js';
 import { spendAnswer } from '../../platform/graphql/answer-budget.js';
 import { args, callerOf } from '../../platform/graphql/resolver-helpers.js';
 import { loadVisible } from '../messages/message-loader.js';
+import { graphqlFieldSelection, selectedNames, selectionNeedsLinks } from '../messages/message-selection.js';
 import { MessageIdParam, type MessageOutput } from '../messages/messages.schemas.js';
 import { UidParam } from '../users/users.schemas.js';
 import { listConversation } from './list-conversation.js';
@@ -43,41 +45,66 @@ function asQuery(raw: Args): Args {
   return query;
 }
 
+/** The fields a paginated view answers: the Message selection under `messages` (GraphQL's fields=). */
+const pageFields = (info: GraphQLResolveInfo) => graphqlFieldSelection(info, ['messages']);
+
 export const threadsResolvers: IResolvers<unknown, GraphQLContext> = {
   Query: {
-    timeline: (_: unknown, raw: Args, context: GraphQLContext) =>
-      listTimeline(context.app, callerOf(context), args(TimelineQuery, asQuery(raw))),
-    inbox: (_: unknown, raw: Args, context: GraphQLContext) =>
-      listInbox(context.app, callerOf(context), args(InboxQuery, asQuery(raw))),
-    history: (_: unknown, raw: Args, context: GraphQLContext) =>
-      listHistory(context.app, callerOf(context), args(HistoryQuery, asQuery(raw))),
-    publicMessages: (_: unknown, raw: Args, context: GraphQLContext) =>
-      listPublicMessages(context.app, context.caller, args(PublicQuery, asQuery(raw))),
-    threadMessages: (_: unknown, raw: Args, context: GraphQLContext) => {
+    timeline: (_: unknown, raw: Args, context: GraphQLContext, info: GraphQLResolveInfo) =>
+      listTimeline(context.app, callerOf(context), {
+        ...args(TimelineQuery, asQuery(raw)),
+        fields: pageFields(info),
+      }),
+    inbox: (_: unknown, raw: Args, context: GraphQLContext, info: GraphQLResolveInfo) =>
+      listInbox(context.app, callerOf(context), {
+        ...args(InboxQuery, asQuery(raw)),
+        fields: pageFields(info),
+      }),
+    history: (_: unknown, raw: Args, context: GraphQLContext, info: GraphQLResolveInfo) =>
+      listHistory(context.app, callerOf(context), {
+        ...args(HistoryQuery, asQuery(raw)),
+        fields: pageFields(info),
+      }),
+    publicMessages: (_: unknown, raw: Args, context: GraphQLContext, info: GraphQLResolveInfo) =>
+      listPublicMessages(context.app, context.caller, {
+        ...args(PublicQuery, asQuery(raw)),
+        fields: pageFields(info),
+      }),
+    threadMessages: (_: unknown, raw: Args, context: GraphQLContext, info: GraphQLResolveInfo) => {
       const { message_id, ...query } = asQuery(raw);
       return listThreadMessages(
         context.app,
         callerOf(context),
         args(MessageIdParam, { message_id }).message_id,
-        args(ThreadMessagesQuery, query),
+        {
+          ...args(ThreadMessagesQuery, query),
+          fields: pageFields(info),
+        },
       );
     },
-    conversation: (_: unknown, raw: Args, context: GraphQLContext) => {
+    conversation: (_: unknown, raw: Args, context: GraphQLContext, info: GraphQLResolveInfo) => {
       const { uid, ...query } = asQuery(raw);
-      return listConversation(
-        context.app,
-        callerOf(context),
-        args(UidParam, { uid }).uid,
-        args(ConversationQuery, query),
-      );
+      return listConversation(context.app, callerOf(context), args(UidParam, { uid }).uid, {
+        ...args(ConversationQuery, query),
+        fields: pageFields(info),
+      });
     },
-    traverse: (_: unknown, raw: Args, context: GraphQLContext) => {
+    traverse: (_: unknown, raw: Args, context: GraphQLContext, info: GraphQLResolveInfo) => {
       const { message_id, ...query } = asQuery(raw);
+      const messageFields = graphqlFieldSelection(info, ['messages', 'message']);
+      // TraversedMessage.replies is the use case's `replies` key: kept only when selected.
+      const fields =
+        messageFields && selectedNames(info, ['messages']).has('replies')
+          ? new Set([...messageFields, 'replies'])
+          : messageFields;
       return traverseMessages(
         context.app,
         callerOf(context),
         args(MessageIdParam, { message_id }).message_id,
-        args(TraverseQuery, query),
+        {
+          ...args(TraverseQuery, query),
+          fields,
+        },
       );
     },
     treeIds: (_: unknown, raw: Args, context: GraphQLContext) =>
@@ -88,12 +115,12 @@ export const threadsResolvers: IResolvers<unknown, GraphQLContext> = {
     message: (traversed: TraversedMessage) => traversed,
   },
   Message: {
-    thread: async (message: MessageOutput, _: Args, context: GraphQLContext) => {
+    thread: async (message: MessageOutput, _: Args, context: GraphQLContext, info: GraphQLResolveInfo) => {
       const thread = await threadLoader(context).load(message.id);
       if (!thread) return [];
       // Nested in another list, every item asks for the same thread: stop before building copies.
       spendAnswer(context, thread.ids.length);
-      return loadVisible(context, thread.ids);
+      return loadVisible(context, thread.ids, selectionNeedsLinks(info));
     },
   },
 };
