@@ -240,19 +240,22 @@ async function latency(
   ctx: Context,
   spec: {
     workload: string;
+    /** GET unless said (GraphQL queries are POSTed). */
+    method?: 'GET' | 'POST';
     request: (i: number) => HttpRequestSpec;
     limit: Operation;
     target: (p99: number) => Target | null;
   },
 ): Promise<void> {
   const { profile } = ctx;
-  const bytes = await probe(ctx, 'GET', spec.request(0));
+  const method = spec.method ?? 'GET';
+  const bytes = await probe(ctx, method, spec.request(0));
   const { skein, limit } = await alternate(
     profile,
     (part, seconds, first) =>
       measureHttp({
         baseUrl: ctx.service.url,
-        method: 'GET',
+        method,
         connections: 1,
         seconds,
         request: spec.request,
@@ -409,6 +412,55 @@ async function viewWorkloads(ctx: Context): Promise<void> {
       target: (p99) => underTarget(50, p99, true, ctx.profile),
     });
   }
+  await threadViewWorkloads(ctx);
+}
+
+/** The user the viewer has received the most messages from: the other side of its busiest conversation. */
+function busiestCorrespondent(ctx: Context): string {
+  const authorOf = new Map(ctx.data.messages.map((m) => [m.id, m.author_uid]));
+  const counts = new Map<string, number>();
+  for (const r of ctx.data.receivers) {
+    if (r.uid !== ctx.data.viewer.uid) continue;
+    const author = authorOf.get(r.message_id);
+    if (author && author !== ctx.data.viewer.uid) counts.set(author, (counts.get(author) ?? 0) + 1);
+  }
+  const [best] = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  if (!best) throw new Error('the viewer received no message: no conversation to read');
+  return best[0];
+}
+
+/** The flat thread view and the conversation view (issue 16), and the thread read through GraphQL. */
+async function threadViewWorkloads(ctx: Context): Promise<void> {
+  const thread = ctx.data.ownThreads[0]!;
+  const origin = thread.spine[Math.floor(thread.spine.length / 2)]!;
+  const other = busiestCorrespondent(ctx);
+  await latency(ctx, {
+    workload: `view: thread of a ${thread.ids.length}-message thread (limit 15)`,
+    request: () => ({ path: `/v1/messages/${origin}/thread`, headers: bearer(ctx.viewer) }),
+    limit: ctx.limits.threadPage(ctx.viewer, origin, 15, true),
+    target: (p99) => underTarget(50, p99, true, ctx.profile),
+  });
+  await latency(ctx, {
+    workload: 'view: conversation with the busiest correspondent (limit 15)',
+    request: () => ({ path: `/v1/messages/conversation/${other}`, headers: bearer(ctx.viewer) }),
+    limit: ctx.limits.conversation(ctx.viewer, other, 15),
+    target: (p99) => underTarget(50, p99, true, ctx.profile),
+  });
+  // A chat client's read: a page of the thread with each author, and no link field.
+  const query =
+    'query($id: String!) { threadMessages(message_id: $id, limit: 50) { has_more messages ' +
+    '{ id content timestamp parent_id author { uid user_tag display_name } } } }';
+  await latency(ctx, {
+    workload: 'graphql: thread page of 50 with authors, selected fields',
+    method: 'POST',
+    request: () => ({
+      path: '/graphql',
+      headers: bearer(ctx.viewer),
+      body: JSON.stringify({ query, variables: { id: origin } }),
+    }),
+    limit: ctx.limits.threadPage(ctx.viewer, origin, 50, false),
+    target: (p99) => underTarget(50, p99, true, ctx.profile),
+  });
 }
 
 async function traverseWorkloads(ctx: Context): Promise<void> {

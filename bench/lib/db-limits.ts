@@ -27,7 +27,13 @@ import {
 import { allTerms, anyTerms, chunksOf } from '../../src/components/search/lucene-query.js';
 import { contentSearchIds, similarCandidates } from '../../src/components/search/search-repository.js';
 import { ngramProfile, similarityScore, tokenize } from '../../src/components/search/similarity.js';
-import { walkFrom, windowParams } from '../../src/components/threads/threads-repository.js';
+import {
+  conversationIds,
+  threadPageIds,
+  walkFrom,
+  windowParams,
+} from '../../src/components/threads/threads-repository.js';
+import { findUsersByUid } from '../../src/components/users/users-repository.js';
 import {
   MAX_TRAVERSAL_CONTENT_CHARS,
   MAX_TRAVERSAL_NODES,
@@ -94,6 +100,40 @@ export class DbLimits {
         viewer.uid,
         rows.slice(0, limit).map((row) => row.id as string),
       );
+      return 1;
+    };
+  }
+
+  /**
+   * GET /v1/messages/{id}/thread: session, the page of the thread, hydrate it. Without links, the
+   * GraphQL read that selects no link field, which also loads the authors.
+   */
+  threadPage(viewer: Actor, originId: string, limit: number, links: boolean): Operation {
+    return async () => {
+      await this.authenticate(viewer);
+      const ids = await threadPageIds(this.db, viewer.uid, originId, { skip: 0, limit });
+      if (ids === null) throw new Error('thread origin not visible');
+      const page = ids.slice(0, limit);
+      if (links) {
+        await this.hydrate(viewer.uid, page);
+        return 1;
+      }
+      const rows = await this.db.read('messages/hydrate-core', { viewer_uid: viewer.uid, ids: page });
+      const authors = rows.map((row) => (row.author as { uid: string }).uid);
+      await findUsersByUid(this.db, [...new Set(authors)]);
+      return 1;
+    };
+  }
+
+  /** GET /v1/messages/conversation/{uid}: session, the other user, the page, hydrate it. */
+  conversation(viewer: Actor, otherUid: string, limit: number): Operation {
+    return async () => {
+      await this.authenticate(viewer);
+      const [, ids] = await Promise.all([
+        findUsersByUid(this.db, [otherUid]),
+        conversationIds(this.db, viewer.uid, otherUid, { skip: 0, limit }),
+      ]);
+      await this.hydrate(viewer.uid, ids.slice(0, limit));
       return 1;
     };
   }
