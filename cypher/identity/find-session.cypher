@@ -1,10 +1,20 @@
 // The session behind a token, with its user and (when minted from a key) the key's state.
 MATCH (s:Session {id: $session_id})-[:SESSION_OF]->(u:User)
 OPTIONAL MATCH (s)-[:MINTED_FROM]->(k:ApiKey)
-// A delegated session lives only while its manager still manages the user.
+// A delegated session lives only while its manager still manages the user, and answers for the
+// manager's credential that minted it (security finding #3): the manager's session (and that
+// session's own key), or the manager's API key.
 OPTIONAL MATCH (manager:User {uid: s.acting_manager_uid})-[:MANAGES]->(u)
+OPTIONAL MATCH (s)-[:DELEGATED_FROM]->(parent)
+OPTIONAL MATCH (parent)-[:MINTED_FROM]->(parentKey:ApiKey)
 RETURN s {.id, .secret_hash, .permissions, .requested, .created_at, .expires_at, .revoked_at, .device_id,
           .acting_manager_uid} AS session,
        u {.uid, .user_tag, .is_managed, .scopes, .has_api_access} AS user,
        k {.key_id, .scopes_cap, .expires_at, .revoked_at} AS key,
-       manager IS NOT NULL AS manager_link
+       manager IS NOT NULL AS manager_link,
+       manager {.scopes, .has_api_access} AS manager,
+       CASE WHEN parent IS NULL THEN null ELSE parent {
+         kind: CASE WHEN parent:Session THEN 'session' ELSE 'key' END,
+         .permissions, .scopes_cap, .expires_at, .revoked_at,
+         key: parentKey {.key_id, .scopes_cap, .expires_at, .revoked_at}
+       } END AS parent

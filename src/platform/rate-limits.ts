@@ -1,5 +1,5 @@
-// Rate limits (rate-limiter-flexible). Per client address on the auth endpoints, and per account
-// for failed logins and wrong secrets, which always apply whatever the address. With REDIS_URL the
+// Rate limits (rate-limiter-flexible). Per client address on the auth endpoints; for failed logins
+// and wrong secrets, per account and address, and per account whatever the address (FailureGuard). With REDIS_URL the
 // counts live in Redis, so every instance counts against one budget; should Redis fail, each
 // instance goes on counting in its own memory until it is back (the library's insurance limiter).
 import { Redis } from 'ioredis';
@@ -51,7 +51,17 @@ export class Limiter {
   /** Throws 429 when `key` has no budget left, without counting a hit. */
   async assertNotBlocked(key: string): Promise<void> {
     const res = await this.limiter.get(key);
-    if (res && res.remainingPoints <= 0 && res.consumedPoints >= this.points) throw tooMany(this.state(res));
+    if (res && this.spent(res)) throw tooMany(this.state(res));
+  }
+
+  /** Whether `key` has no budget left (nothing counted). */
+  async isSpent(key: string): Promise<boolean> {
+    const res = await this.limiter.get(key);
+    return res !== null && this.spent(res);
+  }
+
+  private spent(res: RateLimiterRes): boolean {
+    return res.remainingPoints <= 0 && res.consumedPoints >= this.points;
   }
 
   /** Counts a failure without throwing: the next attempt is refused by assertNotBlocked. */
@@ -72,6 +82,50 @@ export class Limiter {
   }
 }
 
+/**
+ * Failed attempts at an account's secret (its password, or a password-reset code) from client
+ * addresses (security finding #9: a stranger must not hold a lockout button). Failures are refused
+ * outright per (account, address) once `perPair` of them fall in the window, so an attacker's
+ * failures never lock the owner out on another address. They also count per account, whatever the
+ * address: past ten times that budget, attempts on the account are paced (one per `paceSeconds`,
+ * 429 with that Retry-After) instead of refused for the window, which slows a guesser spread over
+ * many addresses to a crawl while the owner gets in after a wait of seconds.
+ */
+export class FailureGuard {
+  private readonly byPair: Limiter;
+  private readonly byAccount: Limiter;
+  private readonly pace: Limiter;
+
+  constructor(name: string, perPair: number, windowSeconds: number, paceSeconds: number, redis?: Redis) {
+    this.byPair = new Limiter(`${name}-pair`, perPair, windowSeconds, redis);
+    this.byAccount = new Limiter(`${name}-account`, perPair * 10, windowSeconds, redis);
+    this.pace = new Limiter(`${name}-pace`, 1, paceSeconds, redis);
+  }
+
+  /** Before the secret is checked: 429 for a pair out of tries, or an attempt before its turn. */
+  async admit(accountKeys: readonly string[], address: string): Promise<void> {
+    for (const key of accountKeys) await this.byPair.assertNotBlocked(pairKey(key, address));
+    for (const key of accountKeys) if (await this.byAccount.isSpent(key)) await this.pace.consume(key);
+  }
+
+  async fail(accountKeys: readonly string[], address: string): Promise<void> {
+    for (const key of accountKeys) {
+      await this.byPair.penalize(pairKey(key, address));
+      await this.byAccount.penalize(key);
+    }
+  }
+
+  /** The secret was right: this address starts afresh, and so does the account's count. */
+  async succeed(accountKeys: readonly string[], address: string): Promise<void> {
+    for (const key of accountKeys) {
+      await this.byPair.reset(pairKey(key, address));
+      await this.byAccount.reset(key);
+    }
+  }
+}
+
+const pairKey = (accountKey: string, address: string) => `${accountKey}|${address}`;
+
 function tooMany(state: LimitState): AppError {
   return new AppError('rate_limited', 'Too many requests; try again later.', {
     headers: {
@@ -86,19 +140,24 @@ function tooMany(state: LimitState): AppError {
 export interface RateLimits {
   /** Requests per client address per minute on the auth endpoints. */
   authByAddress: Limiter;
-  /** Failed password logins per account per 15 minutes. */
-  loginFailuresByAccount: Limiter;
+  /** Wrong passwords (login, password change), per account and address and per account. */
+  loginFailures: FailureGuard;
   /** Wrong API key secrets per key id per 15 minutes. */
   keyFailuresById: Limiter;
   /** Verification and password-reset challenges asked for, per account per hour. */
   challengeRequestsByAccount: Limiter;
   /** Challenges asked for per target (an email, phone, endpoint URL or reset target) per hour. */
   challengeRequestsByTarget: Limiter;
-  /** Wrong verification or reset codes per account per 15 minutes. */
+  /** Wrong password-reset codes, per account and address and per account. */
+  resetCodeFailures: FailureGuard;
+  /** Wrong contact-verification codes per account per 15 minutes (only the signed-in owner tries). */
   codeFailuresByAccount: Limiter;
   /** Closes the Redis connection, if any. */
   close(): Promise<void>;
 }
+
+/** Past an account's failure budget, one attempt on it per this many seconds (FailureGuard). */
+const FAILURE_PACE_SECONDS = 2;
 
 export function createRateLimits(config: Config): RateLimits {
   // Its own connection: commands fail at once while Redis is away (no offline queue), and the
@@ -116,7 +175,20 @@ export function createRateLimits(config: Config): RateLimits {
     new Limiter(name, points, seconds, redis);
   return {
     authByAddress: limiter('auth-ip', config.rateLimits.authPerMinute, 60),
-    loginFailuresByAccount: limiter('login-fail', config.rateLimits.loginFailuresPer15Min, 15 * 60),
+    loginFailures: new FailureGuard(
+      'login-fail',
+      config.rateLimits.loginFailuresPer15Min,
+      15 * 60,
+      FAILURE_PACE_SECONDS,
+      redis,
+    ),
+    resetCodeFailures: new FailureGuard(
+      'reset-code-fail',
+      config.verification.codeFailuresPer15Min,
+      15 * 60,
+      FAILURE_PACE_SECONDS,
+      redis,
+    ),
     keyFailuresById: limiter('key-fail', config.rateLimits.loginFailuresPer15Min, 15 * 60),
     challengeRequestsByAccount: limiter('challenge-acct', config.verification.requestsPerHour, 3600),
     challengeRequestsByTarget: limiter('challenge-target', config.verification.requestsPerHour, 3600),

@@ -1,6 +1,8 @@
 // Rate limits of contact verification and password reset, with small budgets
 // (SKEIN_VERIFICATION_REQUESTS_PER_HOUR=3, SKEIN_CODE_FAILURES_PER_15_MIN=3): per account and per
-// address for asking, per account for wrong codes. Over a limit: 429, Retry-After, RateLimit-*.
+// address for asking; for wrong codes, per account (contact verification, where only the signed-in
+// owner tries) or per account and client address (password reset, which strangers can reach).
+// Over a limit: 429, Retry-After, RateLimit-*.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { registerUser } from '../support/factories.js';
 import { startTestServer, type ApiResponse, type TestServer } from '../support/test-server.js';
@@ -13,6 +15,8 @@ beforeAll(async () => {
     SKEIN_DATA_DIR: dataDir,
     SKEIN_VERIFICATION_REQUESTS_PER_HOUR: '3',
     SKEIN_CODE_FAILURES_PER_15_MIN: '3',
+    // Behind a trusted proxy, X-Forwarded-For names the client address (one case uses two).
+    SKEIN_TRUST_PROXY: 'true',
   });
 });
 afterAll(async () => {
@@ -86,6 +90,34 @@ describe('limits on wrong codes', () => {
         body: { email, code },
       }),
     );
+  });
+
+  it("when a stranger's address spent its tries on reset codes, then the owner's right code from another address still works", async () => {
+    const user = await registerUser(api);
+    const email = uniqueEmail();
+    expect((await requestEmail(user.token, email)).status).toBe(200);
+    const verify = await api.request('POST', '/v1/auth/contacts/email/verify', {
+      token: user.token,
+      body: { email, code: await latestCode(dataDir, email) },
+    });
+    expect(verify.status).toBe(200);
+    expect((await api.request('POST', '/v1/auth/password/reset/request', { body: { email } })).status).toBe(
+      200,
+    );
+    const code = await latestCode(dataDir, email, 2);
+    const attempt = (address: string, guess: string) =>
+      api.request('POST', '/v1/auth/password/reset', {
+        body: { email, code: guess, new_password: 'a-brand-new-passphrase-78' },
+        headers: { 'x-forwarded-for': address },
+      });
+    let wrong = code;
+    for (let i = 0; i < 3; i++) {
+      wrong = otherCode(wrong);
+      expect((await attempt('198.51.100.9', wrong)).status).toBe(400);
+    }
+    expectLimited(await attempt('198.51.100.9', code));
+    // Three wrong tries of five: the code lives, and works for its owner elsewhere.
+    expect((await attempt('203.0.113.9', code)).status).toBe(200);
   });
 
   it('when wrong reset codes reach the limit, then 429 even for the right one', async () => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   createKey,
   createManaged,
+  grant,
   registerUser,
   registerWriter,
   uniqueTag,
@@ -474,5 +475,95 @@ describe('a bot’s first API key (Authentication §7)', () => {
     expect(read.body.uid).toBe(botUid);
     expect(read.body.acting_as).toBeNull();
     expect((await me({ token: botSession.body.access_token })).body.uid).toBe(botUid);
+  });
+});
+
+describe('a delegated session never outlives what made it, nor holds more (security finding #3)', () => {
+  /** A delegated session of the manager's bot, minted with these manager credentials. */
+  async function delegate(credentials: { token?: string; apiKey?: string }, botUid: string): Promise<Token> {
+    const res = await api.request<Token>('POST', '/v1/managed/auth/delegate', {
+      ...credentials,
+      body: { managed_uid: botUid },
+    });
+    expect(res.status).toBe(200);
+    return res.body;
+  }
+
+  const postAs = (token: string) =>
+    api.request<{ ok: boolean }[]>('POST', '/v1/messages', { token, body: { content: 'as the bot' } });
+
+  it('when the manager logs out, then the delegated session answers 401 and cannot be refreshed', async () => {
+    const { manager, bot } = await managerWithBot();
+    const delegated = await delegate({ token: manager.token }, bot.uid);
+    expect((await session(delegated.access_token)).status).toBe(200);
+    expect((await api.request('POST', '/v1/auth/logout', { token: manager.token })).status).toBe(200);
+    expect((await session(delegated.access_token)).status).toBe(401);
+    expect(
+      (await api.request('POST', '/v1/auth/sessions/refresh', { token: delegated.access_token })).status,
+    ).toBe(401);
+  });
+
+  it('when the manager changes password, then delegated sessions end, also one minted through an API key', async () => {
+    const manager = await registerWriter(api, { apiAccess: true });
+    const bot = await createManaged(api, manager.token, { is_bot: true });
+    const key = await createKey(api, manager.token);
+    const bySession = await delegate({ token: manager.token }, bot.uid);
+    const byKey = await delegate({ apiKey: key.key }, bot.uid);
+    const change = await api.request<Token>('POST', '/v1/auth/password/change', {
+      token: manager.token,
+      body: { current_password: manager.password, new_password: 'another-long-passphrase-81' },
+    });
+    expect(change.status).toBe(200);
+    expect((await session(bySession.access_token)).status).toBe(401);
+    expect((await session(byKey.access_token)).status).toBe(401);
+    // The manager's new session delegates afresh.
+    const fresh = await delegate({ token: change.body.access_token }, bot.uid);
+    expect((await session(fresh.access_token)).status).toBe(200);
+  });
+
+  it('when the key behind the manager’s credential is revoked, then the delegated session ends at once', async () => {
+    const manager = await registerWriter(api, { apiAccess: true });
+    const bot = await createManaged(api, manager.token, { is_bot: true });
+    const direct = await createKey(api, manager.token);
+    const exchanged = await createKey(api, manager.token);
+    const keySession = await api.request<Token>('POST', '/v1/auth/token', { apiKey: exchanged.key });
+    expect(keySession.status).toBe(200);
+    const throughKey = await delegate({ apiKey: direct.key }, bot.uid);
+    const throughKeySession = await delegate({ token: keySession.body.access_token }, bot.uid);
+    for (const key of [direct, exchanged]) {
+      const res = await api.request('DELETE', `/v1/auth/keys/${key.key_id}`, { token: manager.token });
+      expect(res.status).toBe(200);
+    }
+    expect((await session(throughKey.access_token)).status).toBe(401);
+    expect((await session(throughKeySession.access_token)).status).toBe(401);
+  });
+
+  it('when the manager loses a scope, then the delegated session loses it at once, and keys it mints are capped at what the manager holds', async () => {
+    const { manager, bot } = await managerWithBot();
+    const delegated = await delegate({ token: manager.token }, bot.uid);
+    expect((await postAs(delegated.access_token)).status).toBe(200);
+    await grant(api, manager.uid, { scopes: ['messages.read'] });
+    const post = await postAs(delegated.access_token);
+    expect(post.status).toBe(403);
+    expect((await session(delegated.access_token)).body.permissions).toEqual(['messages.read']);
+    const key = await api.request<{ scopes_cap: string | null }>('POST', '/v1/auth/keys/self', {
+      token: delegated.access_token,
+      body: {},
+    });
+    expect(key.status).toBe(200);
+    expect(key.body.scopes_cap).toBe('messages.read');
+  });
+
+  it('when a delegated session is refreshed, then it never expires after the manager’s session', async () => {
+    const { manager, bot } = await managerWithBot();
+    const managerSession = await session(manager.token);
+    const managerExpiry = Date.parse((managerSession.body as unknown as { expires_at: string }).expires_at);
+    const delegated = await delegate({ token: manager.token }, bot.uid);
+    expect(Date.parse(delegated.expires_at)).toBeLessThanOrEqual(managerExpiry);
+    const refreshed = await api.request<Token>('POST', '/v1/auth/sessions/refresh', {
+      token: delegated.access_token,
+    });
+    expect(refreshed.status).toBe(200);
+    expect(Date.parse(refreshed.body.expires_at)).toBeLessThanOrEqual(managerExpiry);
   });
 });

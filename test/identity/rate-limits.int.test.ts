@@ -188,3 +188,49 @@ describe('failed password logins, per account', () => {
     }
   });
 });
+
+describe('failed password logins from several addresses: no lockout button (security finding #9)', () => {
+  const FAILURES = 3;
+  let api: TestServer;
+  beforeAll(async () => {
+    // Behind a trusted proxy, X-Forwarded-For names the client address.
+    api = await startTestServer({
+      SKEIN_LOGIN_FAILURES_PER_15_MIN: String(FAILURES),
+      SKEIN_TRUST_PROXY: 'true',
+      SKEIN_RATE_LIMIT_AUTH_PER_MIN: '100000',
+    });
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  const login = (address: string, body: Record<string, unknown>) =>
+    api.request('POST', '/v1/auth/password/login', { body, headers: { 'x-forwarded-for': address } });
+  const wrong = (tag: string) => ({ user_tag: tag, password: 'not-the-password-at-all' });
+
+  it("when a stranger's address spent its tries on an account, then that address is refused and the owner on another address signs in at once", async () => {
+    const owner = await registerUser(api);
+    for (let i = 0; i < FAILURES; i += 1)
+      expect((await login('198.51.100.7', wrong(owner.tag))).status).toBe(401);
+    expect((await login('198.51.100.7', { user_tag: owner.tag, password: owner.password })).status).toBe(429);
+    expect((await login('203.0.113.20', { user_tag: owner.tag, password: owner.password })).status).toBe(200);
+  });
+
+  it("when failures from many addresses pass the account's budget, then attempts on it are paced, not refused for the window, and the owner gets in after the wait", async () => {
+    const owner = await registerUser(api);
+    // Ten times the per-address budget, spread over ten addresses: the account's own budget.
+    for (let address = 1; address <= 10; address += 1)
+      for (let i = 0; i < FAILURES; i += 1)
+        expect((await login(`198.51.100.${address}`, wrong(owner.tag))).status).toBe(401);
+    // Past it, one attempt on the account per pace interval, whoever makes it.
+    expect((await login('198.51.100.11', wrong(owner.tag))).status).toBe(401);
+    const paced = await login('203.0.113.30', { user_tag: owner.tag, password: owner.password });
+    expect(paced.status).toBe(429);
+    expect(paced.body).toEqual({ detail: expect.any(String), code: 'rate_limited' });
+    const retryAfter = Number(paced.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(2);
+    await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000 + 100));
+    expect((await login('203.0.113.30', { user_tag: owner.tag, password: owner.password })).status).toBe(200);
+  });
+});

@@ -51,7 +51,7 @@ export const contactsResolvers: IResolvers<unknown, GraphQLContext> = {
       await limitAuth(context);
       return deliverToken(
         context.cookies,
-        await resetPassword(context.app, args(schemas.PasswordResetInput, input)),
+        await resetPassword(context.app, args(schemas.PasswordResetInput, input), context.ip),
       );
     },
   },

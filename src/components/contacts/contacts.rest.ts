@@ -205,6 +205,6 @@ export function mountContactRoutes(routes: RouteTable, ctx: AppContext): void {
       400: 'Missing parameters, a wrong, used or expired code (invalid_code), or a weak password (weak_password).',
       409: 'Several accounts have verified that email; add user_tag (ambiguous_email).',
     },
-    handler: async ({ body, cookies }) => deliverToken(cookies, await resetPassword(ctx, body)),
+    handler: async ({ body, cookies, ip }) => deliverToken(cookies, await resetPassword(ctx, body, ip)),
   });
 }

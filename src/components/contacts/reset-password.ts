@@ -111,18 +111,24 @@ export async function requestPasswordReset(
   return { challenge_id: id, expires_at: expires, sent: true };
 }
 
-export async function resetPassword(ctx: AppContext, input: PasswordResetInput): Promise<MintedSession> {
+export async function resetPassword(
+  ctx: AppContext,
+  input: PasswordResetInput,
+  address: string,
+): Promise<MintedSession> {
   const target = parseTarget(input);
   assertCodeFormat(input.code);
   // Checked before the code, so a weak choice does not use up a try.
   assertStrongPassword(input.new_password);
   const account = await resolveAccount(ctx, target);
 
-  const failures = ctx.limits.codeFailuresByAccount;
+  // Counted per account and address, and paced per account (FailureGuard): a stranger's wrong codes
+  // never block the owner's right one, which works within its own tries (5, then it dies).
+  const failures = ctx.limits.resetCodeFailures;
   const failureKeys = [typedKey(target), ...(account ? [`uid:${account.uid}`] : [])];
-  for (const key of failureKeys) await failures.assertNotBlocked(key);
+  await failures.admit(failureKeys, address);
   const refuse = async () => {
-    for (const key of failureKeys) await failures.penalize(key);
+    await failures.fail(failureKeys, address);
     // Unknown account, no live challenge and a wrong code answer alike (the spec has no 404 here).
     return invalidCode();
   };
@@ -147,10 +153,10 @@ export async function resetPassword(ctx: AppContext, input: PasswordResetInput):
   );
   if (outcome !== 'reset') throw await refuse();
 
-  for (const key of failureKeys) await failures.reset(key);
-  // Proving control of the mailbox also lifts the failed-login lock, or a locked-out owner who
-  // just reset could still not sign in.
-  await ctx.limits.loginFailuresByAccount.reset(`uid:${account.uid}`);
+  await failures.succeed(failureKeys, address);
+  // Proving control of the mailbox also clears the failed-login count, or an owner who just reset
+  // could still be paced at sign-in.
+  await ctx.limits.loginFailures.succeed([`uid:${account.uid}`], address);
   const user = await findUserByUid(ctx.db, account.uid);
   return mintSignInSession(ctx, { uid: account.uid, scopes: user?.scopes ?? [] });
 }

@@ -12,16 +12,18 @@ export async function changePassword(
   ctx: AppContext,
   caller: Caller,
   input: { current_password: string; new_password: string },
+  address: string,
 ): Promise<MintedSession> {
   const stored = await repo.findPasswordHash(ctx.db, caller.uid);
   if (!stored || stored.is_managed) {
     throw new AppError('managed_user_forbidden', 'Managed users cannot have passwords.');
   }
-  const failures = ctx.limits.loginFailuresByAccount;
-  const accountKey = `uid:${caller.uid}`;
-  await failures.assertNotBlocked(accountKey);
+  // The same count as logins: a stolen session gives no extra guesses at the password.
+  const failures = ctx.limits.loginFailures;
+  const accountKeys = [`uid:${caller.uid}`];
+  await failures.admit(accountKeys, address);
   if (!stored.password_hash || !(await verifyPassword(input.current_password, stored.password_hash))) {
-    await failures.penalize(accountKey);
+    await failures.fail(accountKeys, address);
     throw new AppError('invalid_credentials', 'The current password is wrong.');
   }
   assertStrongPassword(input.new_password);

@@ -1,12 +1,13 @@
 // Sessions in which a manager acts as a user it manages: POST /v1/auth/act-as/{subject_uid} (a
 // browser flow, which keeps the manager's own token in the svc_mgr_session cookie), its return, and
 // POST /v1/managed/auth/delegate (a token for scripts, step b of minting a bot's first key).
-// A delegated session is never broader than the manager's own credential.
+// A delegated session is never broader than what the manager holds now through the credential that
+// minted it, and dies with that credential (sessions.ts, managerHolds).
 import type { Caller } from '../../platform/auth/caller.js';
 import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import * as repo from './identity-repository.js';
-import { callerFromSessionToken, mintSession, type MintedSession } from './sessions.js';
+import { callerFromSessionToken, mintSession, type Delegation, type MintedSession } from './sessions.js';
 
 export async function delegateSession(
   ctx: AppContext,
@@ -16,6 +17,7 @@ export async function delegateSession(
   const subject = await repo.findManagedSubject(ctx.db, manager.uid, subjectUid);
   if (!subject) throw new AppError('not_manager', 'You do not manage that user.');
   return mintSession(ctx, {
+    delegatedFrom: await delegationOf(ctx, manager),
     uid: subject.uid,
     grant: subject.scopes,
     requested: manager.ceiling,
@@ -24,6 +26,18 @@ export async function delegateSession(
     deviceId: null,
     actingManagerUid: manager.uid,
   });
+}
+
+/** The manager's credential behind this request: its session if it has one, else its API key. */
+async function delegationOf(ctx: AppContext, manager: Caller): Promise<Delegation> {
+  if (manager.sessionId) {
+    const found = await repo.findSession(ctx.db, manager.sessionId);
+    if (!found) throw new AppError('invalid_session', 'The session is invalid or has expired.');
+    return { sessionId: manager.sessionId, keyId: null, expiresAt: found.session.expires_at };
+  }
+  if (!manager.keyId) throw new AppError('invalid_session', 'The session is invalid or has expired.');
+  const key = await repo.findApiKey(ctx.db, manager.keyId);
+  return { sessionId: null, keyId: manager.keyId, expiresAt: key?.key.expires_at ?? null };
 }
 
 /** Ends the delegated session and hands back the manager's session kept in the backup cookie. */

@@ -50,11 +50,27 @@ export interface StoredKey extends KeyState {
 
 const now = () => new Date().toISOString();
 
+/** The manager's credential a delegated session was minted through. */
+export interface DelegationParent {
+  kind: 'session' | 'key';
+  /** The parent session's frozen permissions (null for a key). */
+  permissions: Scope[] | null;
+  /** The parent key's cap (null for a session, or an uncapped key). */
+  scopes_cap: Scope[] | null;
+  expires_at: string | null;
+  revoked_at: string | null;
+  /** The key the parent session was minted from, if any. */
+  key: KeyState | null;
+}
+
 export interface FoundSession {
   session: SessionRecord;
   user: PrincipalRecord;
   key: KeyState | null;
   managerLink: boolean;
+  /** For a delegated session: the manager's live grant (null when the link is gone). */
+  manager: { scopes: Scope[]; has_api_access: boolean } | null;
+  parent: DelegationParent | null;
 }
 
 export async function findSession(db: Database, sessionId: string): Promise<FoundSession | null> {
@@ -66,6 +82,8 @@ export async function findSession(db: Database, sessionId: string): Promise<Foun
     user: row.user as PrincipalRecord,
     key: (row.key as KeyState | null) ?? null,
     managerLink: row.manager_link === true,
+    manager: (row.manager as FoundSession['manager'] | null) ?? null,
+    parent: (row.parent as DelegationParent | null) ?? null,
   };
 }
 
@@ -79,6 +97,9 @@ export interface NewSession {
   device_id: string | null;
   key_id: string | null;
   acting_manager_uid: string | null;
+  /** A delegated session's parent: the manager's session, or the manager's key. */
+  parent_session_id: string | null;
+  parent_key_id: string | null;
 }
 
 export async function createSession(source: Source, session: NewSession): Promise<void> {

@@ -40,7 +40,7 @@ export const identityResolvers: IResolvers<unknown, GraphQLContext> = {
       await limitAuth(context);
       return deliverToken(
         context.cookies,
-        await logInWithPassword(context.app, args(schemas.LoginInput, input)),
+        await logInWithPassword(context.app, args(schemas.LoginInput, input), context.ip),
       );
     },
     changePassword: async (_: unknown, { input }: Args, context: GraphQLContext) => {
@@ -48,7 +48,7 @@ export const identityResolvers: IResolvers<unknown, GraphQLContext> = {
       const caller = callerOf(context);
       return deliverToken(
         context.cookies,
-        await changePassword(context.app, caller, args(schemas.PasswordChangeInput, input)),
+        await changePassword(context.app, caller, args(schemas.PasswordChangeInput, input), context.ip),
       );
     },
     logout: async (_: unknown, __: Args, context: GraphQLContext) => {

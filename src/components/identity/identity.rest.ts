@@ -142,7 +142,7 @@ export function mountIdentityRoutes(routes: RouteTable, ctx: AppContext): void {
       401: 'Wrong user or password (the same answer for an unknown user or an unverified email).',
       409: 'Several accounts have verified this email (`ambiguous_email`); sign in with `user_tag`.',
     },
-    handler: async ({ body, cookies }) => deliverToken(cookies, await logInWithPassword(ctx, body)),
+    handler: async ({ body, cookies, ip }) => deliverToken(cookies, await logInWithPassword(ctx, body, ip)),
   });
 
   routes.add({
@@ -163,8 +163,8 @@ export function mountIdentityRoutes(routes: RouteTable, ctx: AppContext): void {
       401: 'Wrong current password.',
       403: 'Managed users cannot have passwords.',
     },
-    handler: async ({ caller, body, cookies }) =>
-      deliverToken(cookies, await changePassword(ctx, caller, body)),
+    handler: async ({ caller, body, cookies, ip }) =>
+      deliverToken(cookies, await changePassword(ctx, caller, body, ip)),
   });
 
   routes.add({

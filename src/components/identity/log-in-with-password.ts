@@ -2,7 +2,7 @@
 // exists, and every attempt costs exactly one bcrypt comparison (against a dummy hash when no single
 // account is meant), so neither the answer nor its timing tells whether an account exists or how
 // many share an email. An email names an account only once verified. Failed attempts are counted
-// per account.
+// per account and address, and paced per account (FailureGuard): never a lock a stranger can set.
 import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { findUserByUid } from '../users/users-repository.js';
@@ -13,6 +13,7 @@ import { mintSignInSession, type MintedSession } from './sessions.js';
 export async function logInWithPassword(
   ctx: AppContext,
   input: { user_tag?: string | undefined; email?: string | undefined; password: string },
+  address: string,
 ): Promise<MintedSession> {
   const tag = input.user_tag?.replace(/^@/, '') ?? null;
   const email = input.email?.trim().toLowerCase() ?? null;
@@ -23,8 +24,8 @@ export async function logInWithPassword(
     tag ? `tag:${tag.toLowerCase()}` : `email:${email}`,
     ...candidates.map((c) => `uid:${c.uid}`),
   ];
-  const failures = ctx.limits.loginFailuresByAccount;
-  for (const key of failureKeys) await failures.assertNotBlocked(key);
+  const failures = ctx.limits.loginFailures;
+  await failures.admit(failureKeys, address);
 
   const candidate = candidates.length === 1 ? candidates[0]! : null;
   const hash = candidate?.password_hash ?? (await dummyPasswordHash(ctx.config.bcryptCost));
@@ -39,9 +40,9 @@ export async function logInWithPassword(
   }
   const user = matched && candidate ? await findUserByUid(ctx.db, candidate.uid) : null;
   if (!user) {
-    for (const key of failureKeys) await failures.penalize(key);
+    await failures.fail(failureKeys, address);
     throw new AppError('invalid_credentials', 'Wrong user or password.');
   }
-  for (const key of failureKeys) await failures.reset(key);
+  await failures.succeed(failureKeys, address);
   return mintSignInSession(ctx, { uid: user.uid, scopes: user.scopes });
 }

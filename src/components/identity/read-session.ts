@@ -6,7 +6,7 @@ import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import * as repo from './identity-repository.js';
 import type { SessionOutput } from './identity.schemas.js';
-import type { MintedSession } from './sessions.js';
+import { sessionExpiry, type MintedSession } from './sessions.js';
 
 function assertSession(caller: Caller): { sessionId: string; token: string } {
   if (!caller.sessionId || !caller.sessionToken) {
@@ -24,8 +24,9 @@ export async function readSession(ctx: AppContext, caller: Caller): Promise<Sess
     session_id: session.id,
     uid: user.uid,
     user_tag: user.user_tag,
-    // What the session can do now: its frozen set, less anything taken from the account since.
-    permissions: intersectScopes(session.permissions, user.scopes),
+    // What the session can do now: its frozen set, less anything taken from the account since (and,
+    // acting for someone, from what the manager holds), as the request was authenticated.
+    permissions: caller.permissions,
     created_at: session.created_at,
     expires_at: session.expires_at,
     device_id: session.device_id,
@@ -38,8 +39,8 @@ export async function refreshSession(ctx: AppContext, caller: Caller): Promise<M
   const found = await repo.findSession(ctx.db, sessionId);
   if (!found) throw new AppError('invalid_session', 'The session is invalid or has expired.');
   const repaired = intersectScopes(found.session.requested, found.key?.scopes_cap ?? null, found.user.scopes);
-  const expiresIn = ctx.config.sessionTtlSeconds;
-  const expiresAt = new Date(Date.now() + expiresIn * 1000).toISOString();
+  // A delegated session is refreshed up to its parent's expiry, never past it.
+  const { expiresIn, expiresAt } = sessionExpiry(ctx, found.parent?.expires_at ?? null);
   const refreshed = await repo.refreshSession(ctx.db, sessionId, expiresAt, repaired);
   if (!refreshed) throw new AppError('invalid_session', 'The session is invalid or has expired.');
   return {

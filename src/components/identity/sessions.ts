@@ -26,6 +26,15 @@ export interface MintRequest {
   keyCap: Scope[] | null;
   deviceId: string | null;
   actingManagerUid: string | null;
+  /** For a delegated session: the manager's credential it answers for, and when that ends. */
+  delegatedFrom?: Delegation;
+}
+
+export interface Delegation {
+  sessionId: string | null;
+  keyId: string | null;
+  /** The parent's expiry (null: none): the delegated session never outlives it. */
+  expiresAt: string | null;
 }
 
 export interface MintedSession extends TokenResponse {
@@ -60,8 +69,7 @@ export function mintSignInSession(
 export async function mintSession(ctx: AppContext, request: MintRequest, tx?: Tx): Promise<MintedSession> {
   const sessionId = newSessionId();
   const secret = newSecret();
-  const expiresIn = ctx.config.sessionTtlSeconds;
-  const expiresAt = new Date(Date.now() + expiresIn * 1000).toISOString();
+  const { expiresIn, expiresAt } = sessionExpiry(ctx, request.delegatedFrom?.expiresAt ?? null);
   await repo.createSession(tx ?? ctx.db, {
     session_id: sessionId,
     secret_hash: sha256Hex(secret),
@@ -72,6 +80,8 @@ export async function mintSession(ctx: AppContext, request: MintRequest, tx?: Tx
     device_id: request.deviceId,
     key_id: request.keyId,
     acting_manager_uid: request.actingManagerUid,
+    parent_session_id: request.delegatedFrom?.sessionId ?? null,
+    parent_key_id: request.delegatedFrom?.keyId ?? null,
   });
   return {
     session_id: sessionId,
@@ -80,6 +90,39 @@ export async function mintSession(ctx: AppContext, request: MintRequest, tx?: Tx
     expires_in: expiresIn,
     expires_at: expiresAt,
   };
+}
+
+/** A session's lifetime from now, never past `atMost` (a delegated session's parent's expiry). */
+export function sessionExpiry(
+  ctx: AppContext,
+  atMost: string | null,
+): { expiresIn: number; expiresAt: string } {
+  const full = Date.now() + ctx.config.sessionTtlSeconds * 1000;
+  const end = atMost === null ? full : Math.min(full, Date.parse(atMost));
+  return {
+    expiresIn: Math.max(0, Math.floor((end - Date.now()) / 1000)),
+    expiresAt: new Date(end).toISOString(),
+  };
+}
+
+/**
+ * What the manager holds now through the credential that minted a delegated session (security
+ * finding #3): the manager's live grant, narrowed by that session's frozen permissions and key, or
+ * by that key's cap. Invalid once that credential ended (logout, expiry, revocation), once the
+ * manager stopped managing the user, and for a delegated session that names no parent.
+ */
+export function managerHolds(found: repo.FoundSession): Scope[] {
+  const { parent, manager } = found;
+  if (!found.managerLink || !manager || !parent) throw invalidSession();
+  if (parent.revoked_at !== null || isPast(parent.expires_at)) throw invalidSession();
+  if (parent.key && (parent.key.revoked_at !== null || isPast(parent.key.expires_at))) throw invalidSession();
+  if (parent.kind === 'key' && !manager.has_api_access) throw invalidSession();
+  return intersectScopes(
+    manager.scopes,
+    parent.permissions,
+    parent.scopes_cap,
+    parent.key?.scopes_cap ?? null,
+  );
 }
 
 /** A credential's restriction beyond the account grant; null when it has none. */
@@ -113,14 +156,17 @@ export async function callerFromSessionToken(ctx: AppContext, token: string): Pr
   const { session, user, key } = found;
   if (session.revoked_at !== null || isPast(session.expires_at)) throw invalidSession();
   if (key && (key.revoked_at !== null || isPast(key.expires_at))) throw invalidSession();
-  if (session.acting_manager_uid !== null && !found.managerLink) throw invalidSession();
+  // Acting for someone: never more than the manager holds now (a capped ceiling, so a key minted
+  // through it is capped too).
+  const holds = session.acting_manager_uid !== null ? managerHolds(found) : null;
+  const ceiling = credentialCeiling(session.requested, key?.scopes_cap ?? null);
   return {
     uid: user.uid,
     userTag: user.user_tag,
     isManaged: user.is_managed,
     // The grant is read live, so taking a scope away takes effect at once.
-    permissions: intersectScopes(session.permissions, user.scopes),
-    ceiling: credentialCeiling(session.requested, key?.scopes_cap ?? null),
+    permissions: intersectScopes(session.permissions, user.scopes, holds),
+    ceiling: holds === null ? ceiling : intersectScopes(ceiling, holds),
     via: 'session',
     sessionId: session.id,
     sessionToken: token,
