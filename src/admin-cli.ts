@@ -3,7 +3,7 @@
 // running service's embedded one through $SKEIN_DATA_DIR/neo4j-password), with the same environment.
 //   grant <user_tag> <scope>...               add scopes (messages.write, channels.create, admin, ...)
 //   api-access <user_tag> [on|off]            API access for the user and the bots it manages
-//   create-bot <manager_tag> <bot_tag> [name] a bot managed by that user, with API access and its
+//   create-bot <manager_tag> <bot_tag> [name] a bot managed by that user, API access for both, and its
 //                                             first API key (printed once)
 import { SessionCache } from './components/identity/session-cache.js';
 import {
@@ -25,7 +25,7 @@ import { createRateLimits } from './platform/rate-limits.js';
 const USAGE = `Usage: npm run admin -- <command>
   grant <user_tag> <scope>...               add scopes: messages.read messages.write realtime.connect channels.create admin
   api-access <user_tag> [on|off]            API access (x-api-key, POST /v1/auth/token) for the user and its bots
-  create-bot <manager_tag> <bot_tag> [name] create a bot managed by <manager_tag>, with API access and a first key`;
+  create-bot <manager_tag> <bot_tag> [name] create a bot managed by <manager_tag>, API access for both, and a first key`;
 
 class UsageError extends Error {}
 
@@ -53,15 +53,22 @@ async function run(args: string[], ctx: AppContext): Promise<string> {
     case 'create-bot': {
       const [managerTag, botTag, ...name] = rest;
       if (!managerTag || !botTag) throw new UsageError('create-bot needs the manager tag and the bot tag.');
-      const { bot, key } = await createBotWithKey(ctx, {
+      const { bot, key, lacking } = await createBotWithKey(ctx, {
         managerTag,
         botTag,
         displayName: name.length > 0 ? name.join(' ') : undefined,
       });
+      const manager = managerTag.replace(/^@/, '');
       return [
-        `Created bot @${bot.user_tag} (${bot.uid}), managed by @${managerTag.replace(/^@/, '')}, with API access.`,
+        `Created bot @${bot.user_tag} (${bot.uid}), managed by @${manager}; both have API access.`,
         `API key (shown only now; store it): ${key.key}`,
         `Try it: curl -s -H 'x-api-key: ${key.key}' ${ctx.config.publicUrl}/v1/users/me`,
+        ...(lacking.length > 0
+          ? [
+              `Note: a bot holds no more than its manager, and @${manager} lacks ${lacking.join(' ')}.`,
+              `Verify @${manager}'s email, or: npm run admin -- grant ${manager} ${lacking.join(' ')}`,
+            ]
+          : []),
       ].join('\n');
     }
     default:

@@ -1,10 +1,11 @@
 // A right code for an email or phone: uses the challenge up, marks the contact verified (creating it,
 // or the unverified one given at registration), and on the account's first verified email or phone
 // adds the verified scopes to its grant. Only the first: a scope an administrator took away does not
-// come back by verifying another address. Sessions without a restriction of their own (no requested
-// set, not minted from a capped key) froze the old grant at mint time; they take the new grant here,
-// in the same transaction, so the session that verified can write at once. Restricted sessions keep
-// what they froze.
+// come back by verifying another address; and never once an administrator set the account's scopes
+// (scopes_by_admin, security finding #4): an admin's grant, a ban included, is final. Sessions
+// without a restriction of their own (no requested set, not minted from a capped key) froze the old
+// grant at mint time; they take the new grant here, in the same transaction, so the session that
+// verified can write at once. Restricted sessions keep what they froze.
 MATCH (c:VerificationChallenge {id: $challenge_id})
 MATCH (u:User {uid: $uid})
 DELETE c
@@ -15,7 +16,7 @@ WITH u, count(prior) = 0 AS first
 MERGE (u)-[:HAS_CONTACT]->(contact:Contact {kind: $kind, value: $value})
   ON CREATE SET contact.created_at = datetime($now)
 SET contact.verified_at = datetime($now)
-WITH u, contact, first
+WITH u, contact, first AND NOT coalesce(u.scopes_by_admin, false) AS first
 SET u.scopes = CASE
   WHEN first THEN reduce(acc = coalesce(u.scopes, []), s IN $grant | CASE WHEN s IN acc THEN acc ELSE acc + s END)
   ELSE u.scopes

@@ -319,6 +319,18 @@ describe('POST /v1/auth/contacts/email/verify', () => {
     expect((await me(user.token)).scopes).toEqual(['messages.read']);
     expect((await me(user.token)).contacts.filter((c) => c.verified_at !== null)).toHaveLength(2);
   });
+
+  it('when an administrator banned an account before it verified anything, then its first verification gives it nothing (security finding #4)', async () => {
+    const user = await registerUser(api);
+    await grant(api, user.uid, { scopes: [] });
+    await verifyEmail(api, dataDir, user.token, uniqueEmail());
+    expect((await me(user.token)).scopes).toEqual([]);
+    const post = await api.request('POST', '/v1/messages', {
+      token: user.token,
+      body: { content: 'banned' },
+    });
+    expect(post.status).toBe(403);
+  });
 });
 
 describe('POST /v1/auth/contacts/phone/request and /verify', () => {

@@ -567,3 +567,40 @@ describe('a delegated session never outlives what made it, nor holds more (secur
     expect(Date.parse(refreshed.body.expires_at)).toBeLessThanOrEqual(managerExpiry);
   });
 });
+
+describe('a bot holds no more than its managers hold now (security finding #4)', () => {
+  /** A bot key minted the documented way: a delegated session, then POST /v1/auth/keys/self. */
+  async function botKey(manager: TestUser, botUid: string): Promise<string> {
+    const delegated = await api.request<Token>('POST', '/v1/managed/auth/delegate', {
+      token: manager.token,
+      body: { managed_uid: botUid },
+    });
+    expect(delegated.status).toBe(200);
+    return (await createKey(api, delegated.body.access_token)).key;
+  }
+
+  const postWithKey = (apiKey: string) =>
+    api.request('POST', '/v1/messages', { apiKey, body: { content: 'from the bot key' } });
+
+  it('when the manager is stripped of messages.write, then a bot key minted earlier cannot post', async () => {
+    const manager = await registerWriter(api, { apiAccess: true });
+    const bot = await createManaged(api, manager.token, { is_bot: true });
+    const key = await botKey(manager, bot.uid);
+    expect((await postWithKey(key)).status).toBe(200);
+    await grant(api, manager.uid, { scopes: ['messages.read'] });
+    const refused = await postWithKey(key);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: 'insufficient_scope' });
+  });
+
+  it('when the manager loses API access, then the bot key minted earlier answers 403 api_access_required', async () => {
+    const manager = await registerWriter(api, { apiAccess: true });
+    const bot = await createManaged(api, manager.token, { is_bot: true });
+    const key = await botKey(manager, bot.uid);
+    expect((await postWithKey(key)).status).toBe(200);
+    await grant(api, manager.uid, { has_api_access: false });
+    const refused = await postWithKey(key);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: 'api_access_required' });
+  });
+});

@@ -41,7 +41,7 @@ async function admin(...args: string[]): Promise<{ code: number; stdout: string;
 
 describe('npm run admin -- create-bot', () => {
   it('when an operator creates a bot for a user, then the printed key exchanges for a session that can post', async () => {
-    const owner = await registerUser(api);
+    const owner = await registerWriter(api);
     const botTag = uniqueTag('bot');
     const result = await admin('create-bot', owner.tag, botTag, 'Echo', 'bot');
     expect(result.code).toBe(0);
@@ -63,6 +63,31 @@ describe('npm run admin -- create-bot', () => {
       { token: owner.token },
     );
     expect(managed.body.users).toEqual([expect.objectContaining({ user_tag: botTag, is_bot: true })]);
+  }, 60_000);
+
+  it('when the manager has not verified an email, then the bot cannot write yet and the command says how to fix it', async () => {
+    const owner = await registerUser(api);
+    const result = await admin('create-bot', owner.tag, uniqueTag('bot'));
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`@${owner.tag} lacks messages.write realtime.connect`);
+    expect(result.stdout).toContain(`npm run admin -- grant ${owner.tag} messages.write realtime.connect`);
+    const key = /(sk_\S+)/.exec(result.stdout)![1]!;
+    const token = await api.request<{ access_token: string }>('POST', '/v1/auth/token', { apiKey: key });
+    expect(token.status).toBe(200);
+    const refused = await api.request('POST', '/v1/messages', {
+      token: token.body.access_token,
+      body: { content: 'not yet', recipients: [owner.tag] },
+    });
+    expect(refused.status).toBe(403);
+
+    expect((await admin('grant', owner.tag, 'messages.write', 'realtime.connect')).code).toBe(0);
+    // As after any grant, a session minted after it holds the new scopes.
+    const again = await api.request<{ access_token: string }>('POST', '/v1/auth/token', { apiKey: key });
+    const posted = await api.request('POST', '/v1/messages', {
+      token: again.body.access_token,
+      body: { content: 'now', recipients: [owner.tag] },
+    });
+    expect(posted.status).toBe(200);
   }, 60_000);
 
   it('when the manager tag is unknown, then it fails with a message and creates nothing', async () => {

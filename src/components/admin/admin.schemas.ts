@@ -10,4 +10,7 @@ export const AdminUserUpdateInput = z
     has_api_access: z.boolean().optional(),
   })
   .strict()
-  .openapi('AdminUserUpdateRequest', { description: '`scopes` replaces the whole grant.' });
+  .openapi('AdminUserUpdateRequest', {
+    description:
+      '`scopes` replaces the whole grant and is final: verifying an email or phone later adds nothing (this is how an account is banned). A managed user holds no more than its managers hold.',
+  });

@@ -20,7 +20,11 @@ export async function updateUserGrants(
 ): Promise<UserOutput> {
   assertScope(caller, 'admin');
   const changes: Record<string, unknown> = {};
-  if (input.scopes !== undefined) changes.scopes = [...new Set(input.scopes)];
+  if (input.scopes !== undefined) {
+    changes.scopes = [...new Set(input.scopes)];
+    // Final: verifying an email or phone later adds nothing (a ban stays a ban; finding #4).
+    changes.scopes_by_admin = true;
+  }
   if (input.has_api_access !== undefined) changes.has_api_access = input.has_api_access;
   const user = await setUserFields(ctx.db, uid, changes);
   if (!user) throw new AppError('user_not_found', 'No such user.');
@@ -88,14 +92,20 @@ export async function setApiAccessByTag(ctx: AppContext, tag: string, on: boolea
   return changed;
 }
 
-/** A bot managed by `managerTag`, with API access and its first API key (the secret is shown once). */
+/**
+ * A bot managed by `managerTag`, with API access and its first API key (the secret is shown once).
+ * A bot holds no more than its managers hold, API access included (security finding #4), so the
+ * manager gets API access too; `lacking` names the bot's scopes the manager does not hold, which
+ * the bot therefore cannot use until the manager gets them.
+ */
 export async function createBotWithKey(
   ctx: AppContext,
   input: { managerTag: string; botTag: string; displayName?: string | undefined },
-): Promise<{ bot: UserOutput; key: KeyCreated }> {
+): Promise<{ bot: UserOutput; key: KeyCreated; lacking: Scope[] }> {
   const manager = await assertUserByTag(ctx, input.managerTag);
   if (manager.is_managed)
     throw new AppError('managed_user_forbidden', 'Managed users cannot manage other users.');
+  if (!manager.has_api_access) await setUserFields(ctx.db, manager.uid, { has_api_access: true });
   const bot = await createUser(ctx.db, {
     user_tag: input.botTag.replace(/^@/, ''),
     display_name: input.displayName ?? null,
@@ -122,5 +132,6 @@ export async function createBotWithKey(
     actingManagerUid: null,
   };
   const key = await createApiKey(ctx, botCaller, { label: 'created by npm run admin' });
-  return { bot: toUserOutput(bot), key };
+  const lacking = VERIFIED_SCOPES.filter((scope) => !manager.scopes.includes(scope));
+  return { bot: toUserOutput(bot), key, lacking };
 }

@@ -1830,7 +1830,7 @@ export interface components {
     UserList: {
       users: components['schemas']['UserOutput'][];
     };
-    /** @description `scopes` replaces the whole grant. */
+    /** @description `scopes` replaces the whole grant and is final: verifying an email or phone later adds nothing (this is how an account is banned). A managed user holds no more than its managers hold. */
     AdminUserUpdateRequest: {
       scopes?: ('messages.read' | 'messages.write' | 'realtime.connect' | 'channels.create' | 'admin')[];
       has_api_access?: boolean;
