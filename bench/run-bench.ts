@@ -1004,6 +1004,8 @@ async function main(): Promise<void> {
         NEO4J_PASSWORD: target.password,
         SKEIN_DATA_DIR: path.join(tmp, 'service'),
         SKEIN_RATE_LIMIT_AUTH_PER_MIN: '1000000',
+        SKEIN_RATE_LIMIT_POSTS_PER_MIN: '1000000',
+        SKEIN_RATE_LIMIT_ACTIONS_PER_MIN: '1000000',
         SKEIN_VERIFICATION_REQUESTS_PER_HOUR: '100000',
         SKEIN_ADMIN_TAG: ADMIN_TAG,
         SKEIN_ADMIN_PASSWORD: ADMIN_PASSWORD,

@@ -36,6 +36,8 @@ const EnvSchema = z.object({
   SKEIN_SESSION_TTL_SECONDS: positiveInt.default(30 * 24 * 3600),
   SKEIN_RATE_LIMIT_AUTH_PER_MIN: positiveInt.default(60),
   SKEIN_LOGIN_FAILURES_PER_15_MIN: positiveInt.default(10),
+  SKEIN_RATE_LIMIT_POSTS_PER_MIN: positiveInt.default(300),
+  SKEIN_RATE_LIMIT_ACTIONS_PER_MIN: positiveInt.default(120),
   SKEIN_BCRYPT_COST: z.coerce.number().int().min(12).max(15).default(12),
   SKEIN_ADMIN_TAG: z.string().optional(),
   SKEIN_ADMIN_PASSWORD: z.string().optional(),
@@ -79,7 +81,14 @@ export interface Config {
   };
   redisUrl: string | undefined;
   sessionTtlSeconds: number;
-  rateLimits: { authPerMinute: number; loginFailuresPer15Min: number };
+  rateLimits: {
+    authPerMinute: number;
+    loginFailuresPer15Min: number;
+    /** Post requests (posts and imports) per account per minute. */
+    postsPerMinute: number;
+    /** Pings, recipient adds and uploads per account per minute, each kind on its own budget. */
+    actionsPerMinute: number;
+  };
   bcryptCost: number;
   admin: { tag: string; password: string } | undefined;
   trustProxy: boolean;
@@ -163,6 +172,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: {
       authPerMinute: e.SKEIN_RATE_LIMIT_AUTH_PER_MIN,
       loginFailuresPer15Min: e.SKEIN_LOGIN_FAILURES_PER_15_MIN,
+      postsPerMinute: e.SKEIN_RATE_LIMIT_POSTS_PER_MIN,
+      actionsPerMinute: e.SKEIN_RATE_LIMIT_ACTIONS_PER_MIN,
     },
     bcryptCost: e.SKEIN_BCRYPT_COST,
     admin:

@@ -1,5 +1,6 @@
-// Rate limits (rate-limiter-flexible). Per client address on the auth endpoints; for failed logins
-// and wrong secrets, per account and address, and per account whatever the address (FailureGuard). With REDIS_URL the
+// Rate limits (rate-limiter-flexible). Per client address on the auth endpoints; per account on
+// writes (posts, pings, recipient adds, uploads); for failed logins and wrong secrets, per account
+// and address, and per account whatever the address (FailureGuard). With REDIS_URL the
 // counts live in Redis, so every instance counts against one budget; should Redis fail, each
 // instance goes on counting in its own memory until it is back (the library's insurance limiter).
 import { Redis } from 'ioredis';
@@ -152,8 +153,21 @@ export interface RateLimits {
   resetCodeFailures: FailureGuard;
   /** Wrong contact-verification codes per account per 15 minutes (only the signed-in owner tries). */
   codeFailuresByAccount: Limiter;
+  /** Writes per account per minute, in REST and GraphQL alike: post requests (posts and imports), */
+  postsByAccount: Limiter;
+  /** pings, */
+  pingsByAccount: Limiter;
+  /** recipient adds, */
+  recipientAddsByAccount: Limiter;
+  /** and uploads. */
+  uploadsByAccount: Limiter;
   /** Closes the Redis connection, if any. */
   close(): Promise<void>;
+}
+
+/** Counts one write of the signed-in account (REST routes and GraphQL resolvers share the key). */
+export function consumeAccountLimit(limiter: Limiter, caller: { uid: string }): Promise<LimitState> {
+  return limiter.consume(`uid:${caller.uid}`);
 }
 
 /** Past an account's failure budget, one attempt on it per this many seconds (FailureGuard). */
@@ -193,6 +207,10 @@ export function createRateLimits(config: Config): RateLimits {
     challengeRequestsByAccount: limiter('challenge-acct', config.verification.requestsPerHour, 3600),
     challengeRequestsByTarget: limiter('challenge-target', config.verification.requestsPerHour, 3600),
     codeFailuresByAccount: limiter('code-fail', config.verification.codeFailuresPer15Min, 15 * 60),
+    postsByAccount: limiter('posts', config.rateLimits.postsPerMinute, 60),
+    pingsByAccount: limiter('pings', config.rateLimits.actionsPerMinute, 60),
+    recipientAddsByAccount: limiter('recipient-adds', config.rateLimits.actionsPerMinute, 60),
+    uploadsByAccount: limiter('uploads', config.rateLimits.actionsPerMinute, 60),
     close: async () => {
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },

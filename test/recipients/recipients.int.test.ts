@@ -710,6 +710,7 @@ describe('OpenAPI', () => {
       '413',
       '415',
       '422',
+      '429',
     ]);
     const removed = res.body.paths['/v1/recipients/remove']?.delete;
     expect(removed?.description).toContain('propagate_to_descendants');

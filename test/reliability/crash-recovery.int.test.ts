@@ -65,6 +65,8 @@ function start(): Promise<ServiceProcess> {
     SKEIN_ADMIN_TAG: ADMIN.tag,
     SKEIN_ADMIN_PASSWORD: ADMIN.password,
     SKEIN_RATE_LIMIT_AUTH_PER_MIN: '100000',
+    SKEIN_RATE_LIMIT_POSTS_PER_MIN: '100000',
+    SKEIN_RATE_LIMIT_ACTIONS_PER_MIN: '100000',
     LOG_LEVEL: 'silent',
   });
 }

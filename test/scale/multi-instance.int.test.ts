@@ -69,6 +69,8 @@ async function startInstance(name: 'a' | 'b' | 'c', redisUrl = redis.url): Promi
     SKEIN_ADMIN_TAG: TEST_ADMIN.tag,
     SKEIN_ADMIN_PASSWORD: TEST_ADMIN.password,
     SKEIN_RATE_LIMIT_AUTH_PER_MIN: '100000',
+    SKEIN_RATE_LIMIT_POSTS_PER_MIN: '100000',
+    SKEIN_RATE_LIMIT_ACTIONS_PER_MIN: '100000',
     LOG_LEVEL: 'silent',
   });
   const api = processApi(process.url);

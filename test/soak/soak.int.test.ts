@@ -84,6 +84,8 @@ it(`when the service runs a mixed load for ${SECONDS} s, then nothing fails, no 
     SKEIN_ADMIN_TAG: ADMIN.tag,
     SKEIN_ADMIN_PASSWORD: ADMIN.password,
     SKEIN_RATE_LIMIT_AUTH_PER_MIN: '100000',
+    SKEIN_RATE_LIMIT_POSTS_PER_MIN: '100000',
+    SKEIN_RATE_LIMIT_ACTIONS_PER_MIN: '100000',
     LOG_LEVEL: 'silent',
   });
   const client = new Client(service.url);

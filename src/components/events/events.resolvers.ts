@@ -3,7 +3,7 @@
 //   Mutation.pingMessage      POST /v1/messages/{message_id}/ping
 import type { IResolvers } from '@graphql-tools/utils';
 import type { GraphQLContext } from '../../platform/graphql/graphql-context.js';
-import { args, callerOf, withoutNulls } from '../../platform/graphql/resolver-helpers.js';
+import { args, callerOf, limitAccount, withoutNulls } from '../../platform/graphql/resolver-helpers.js';
 import { MessageIdParam } from '../messages/messages.schemas.js';
 import { NotificationsQuery, PingRequest } from './events.schemas.js';
 import { pingMessage } from './ping-message.js';
@@ -21,7 +21,8 @@ export const eventsResolvers: IResolvers<unknown, GraphQLContext> = {
       ),
   },
   Mutation: {
-    pingMessage: (_: unknown, raw: Args, context: GraphQLContext) => {
+    pingMessage: async (_: unknown, raw: Args, context: GraphQLContext) => {
+      await limitAccount(context, (limits) => limits.pingsByAccount);
       const { message_id } = args(MessageIdParam, { message_id: raw.message_id });
       return pingMessage(
         context.app,

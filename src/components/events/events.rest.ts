@@ -28,6 +28,7 @@ export function mountEventRoutes(routes: RouteTable, ctx: AppContext): void {
       'all named users without saying who was skipped, so a ping cannot be used to find hidden (BCC) recipients. ' +
       'Pinging yourself does nothing. Needs `messages.write`.',
     auth: 'required',
+    accountLimit: (limits) => limits.pingsByAccount,
     missingIsBadRequest: true,
     params: MessageIdParam,
     body: PingRequest,

@@ -71,6 +71,7 @@ export function mountFileRoutes(routes: RouteTable, ctx: AppContext): void {
       '`payload_too_large` and nothing is kept. Needs `messages.write` (uploading prepares a post). ' +
       'Uploads are REST-only: GraphQL has the metadata query `file` but no upload.',
     auth: 'required',
+    accountLimit: (limits) => limits.uploadsByAccount,
     body: UploadBody,
     bodyType: 'multipart/form-data',
     readBody: readUpload,

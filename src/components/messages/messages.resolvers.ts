@@ -4,7 +4,7 @@ import type { IResolvers } from '@graphql-tools/utils';
 import type { GraphQLResolveInfo } from 'graphql';
 import { JSONObjectResolver } from 'graphql-scalars';
 import type { GraphQLContext } from '../../platform/graphql/graphql-context.js';
-import { args, callerOf } from '../../platform/graphql/resolver-helpers.js';
+import { args, callerOf, limitAccount } from '../../platform/graphql/resolver-helpers.js';
 import { userLoader } from '../users/user-loader.js';
 import { loadVisible, messageLoader } from './message-loader.js';
 import { selectionNeedsLinks } from './message-selection.js';
@@ -15,7 +15,8 @@ import { readMessage } from './read-message.js';
 
 type Args = Record<string, unknown>;
 
-function post(raw: Args, context: GraphQLContext, kind: PostKind) {
+async function post(raw: Args, context: GraphQLContext, kind: PostKind) {
+  await limitAccount(context, (limits) => limits.postsByAccount);
   const key = raw.idempotency_key as string | undefined | null;
   return postMessages(
     context.app,

@@ -44,6 +44,7 @@ export function mountMessageRoutes(routes: RouteTable, ctx: AppContext): void {
       'successful one (its own parent_id is then ignored). With an `Idempotency-Key` header, the same key from you ' +
       'within 24 hours answers the first answer again and creates nothing. Needs `messages.write`.',
     auth: 'required',
+    accountLimit: (limits) => limits.postsByAccount,
     invalidBodyIsBadRequest: true,
     body: schemas.MessagesPostBody,
     documentedBody: schemas.MessagesPostBodyDocumented,
@@ -66,6 +67,7 @@ export function mountMessageRoutes(routes: RouteTable, ctx: AppContext): void {
       'by the caller (who vouches for the quote); `import_info` is shown on every read. `timestamp` is the ' +
       'import time; the original time is `import_info.original_timestamp`. Needs `messages.write`.',
     auth: 'required',
+    accountLimit: (limits) => limits.postsByAccount,
     invalidBodyIsBadRequest: true,
     body: schemas.MessagesPostBody,
     documentedBody: schemas.ImportPostBodyDocumented,

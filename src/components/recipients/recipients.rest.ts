@@ -31,6 +31,7 @@ export function mountRecipientRoutes(routes: RouteTable, ctx: AppContext): void 
       'answers `unchanged`). All or nothing: an invisible message or an unknown user writes nothing. ' +
       '`notify: false` suppresses the "added" notification. Needs `messages.write`.',
     auth: 'required',
+    accountLimit: (limits) => limits.recipientAddsByAccount,
     missingIsBadRequest: true,
     body: AddRecipientsBody,
     response: AddRecipientsResponse,

@@ -1,6 +1,7 @@
 // Small helpers shared by every area's resolvers.
 import type { ZodType } from 'zod';
 import { requireCaller, type Caller } from '../auth/caller.js';
+import { consumeAccountLimit, type Limiter } from '../rate-limits.js';
 import { parseInput } from '../validation.js';
 import type { GraphQLContext } from './graphql-context.js';
 
@@ -16,6 +17,14 @@ export function callerOf(context: GraphQLContext): Caller {
 /** The per-address limit of the auth endpoints, so GraphQL is no way around it. */
 export async function limitAuth(context: GraphQLContext): Promise<void> {
   await context.app.limits.authByAddress.consume(context.ip);
+}
+
+/** A write's per-account limit, the same budget as its REST route's (accountLimit). */
+export async function limitAccount(
+  context: GraphQLContext,
+  pick: (limits: GraphQLContext['app']['limits']) => Limiter,
+): Promise<void> {
+  await consumeAccountLimit(pick(context.app.limits), callerOf(context));
 }
 
 /** GraphQL hands absent input fields as null where the REST schemas expect them left out. */

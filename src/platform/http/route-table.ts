@@ -7,7 +7,7 @@ import { requireCaller, type Caller, type Credentials } from '../auth/caller.js'
 import type { AppContext } from '../context.js';
 import { ErrorBody, z } from '../openapi.js';
 import { requestExample } from '../openapi-examples.js';
-import type { Limiter } from '../rate-limits.js';
+import { consumeAccountLimit, type Limiter, type LimitState } from '../rate-limits.js';
 import { parseInput } from '../validation.js';
 import { authenticateRequest, type Authenticator } from './authenticate-request.js';
 import { assertSameOriginForCookieWrite } from './csrf.js';
@@ -59,6 +59,8 @@ interface RouteBase<B extends ZodType, Q extends ZodType, P extends ZodType, R e
   errors?: Partial<Record<400 | 401 | 403 | 404 | 409 | 413 | 422 | 426 | 429 | 500 | 503, string>>;
   /** Limiter keyed by client address, applied before anything else. */
   rateLimit?: (limits: AppContext['limits']) => Limiter;
+  /** Limiter keyed by the signed-in account, applied right after authentication (before the body). */
+  accountLimit?: (limits: AppContext['limits']) => Limiter;
   missingIsBadRequest?: boolean;
   /** Any invalid body is 400 rather than 422 (where the spec says "400 invalid body"). */
   invalidBodyIsBadRequest?: boolean;
@@ -160,20 +162,18 @@ export class RouteTable {
     req: Request,
     res: Response,
   ): Promise<void> {
-    if (spec.rateLimit) {
-      const state = await spec.rateLimit(this.ctx.limits).consume(req.ip ?? 'unknown');
-      res.set({
-        'RateLimit-Limit': String(state.limit),
-        'RateLimit-Remaining': String(state.remaining),
-        'RateLimit-Reset': String(state.resetSeconds),
-      });
-    }
+    if (spec.rateLimit)
+      setLimitHeaders(res, await spec.rateLimit(this.ctx.limits).consume(req.ip ?? 'unknown'));
     const cookies = sessionCookies(req, res, this.ctx.config);
     const credentials = readCredentials(req.headers, cookies.session());
     // Before authentication and for every auth mode: logout (auth 'none') acts on the cookies too.
     assertSameOriginForCookieWrite(req, credentials, cookies, this.ctx.config);
     const caller =
       spec.auth === 'none' ? null : await authenticateRequest(this.authenticate, credentials, cookies);
+    if (spec.accountLimit && caller) {
+      // The later limit's headers win: an account's write budget is the one a client paces by.
+      setLimitHeaders(res, await consumeAccountLimit(spec.accountLimit(this.ctx.limits), caller));
+    }
 
     const options = {
       missingIsBadRequest: spec.missingIsBadRequest ?? false,
@@ -223,7 +223,7 @@ export class RouteTable {
     if (spec.auth === 'required') errors[401] ??= 'Not authenticated, or the session or key is invalid.';
     if (spec.auth === 'optional') errors[401] ??= 'Credentials were sent but are invalid or expired.';
     if (spec.body || spec.query || spec.params) errors[422] ??= 'Validation error.';
-    if (spec.rateLimit) errors[429] ??= 'Rate limit hit; see Retry-After.';
+    if (spec.rateLimit || spec.accountLimit) errors[429] ??= 'Rate limit hit; see Retry-After.';
     for (const [status, description] of Object.entries(errors)) {
       if (!description) continue;
       responses[status] = { description, content: { 'application/json': { schema: ErrorBody } } };
@@ -289,4 +289,12 @@ export function operationIdOf(method: Method, path: string): string {
   const literal = segments.filter((segment) => !segment.startsWith('{')).flatMap(words);
   const params = segments.filter((segment) => segment.startsWith('{')).flatMap(words);
   return method + literal.join('') + (params.length > 0 ? 'By' + params.join('And') : '');
+}
+
+function setLimitHeaders(res: Response, state: LimitState): void {
+  res.set({
+    'RateLimit-Limit': String(state.limit),
+    'RateLimit-Remaining': String(state.remaining),
+    'RateLimit-Reset': String(state.resetSeconds),
+  });
 }

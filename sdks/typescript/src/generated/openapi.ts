@@ -4035,6 +4035,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Rate limit hit; see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   postMessagesImportQuote: {
@@ -4123,6 +4132,15 @@ export interface operations {
       };
       /** @description Validation error. */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit hit; see Retry-After. */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -5519,6 +5537,15 @@ export interface operations {
       };
       /** @description Malformed ids, recipients or strategy. */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit hit; see Retry-After. */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -7258,6 +7285,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Rate limit hit; see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getFilesByFileAndId: {
@@ -8175,6 +8211,15 @@ export interface operations {
       };
       /** @description Malformed id or recipients. */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit hit; see Retry-After. */
+      429: {
         headers: {
           [name: string]: unknown;
         };
