@@ -15,6 +15,7 @@ import { mountPublicPage } from './components/public-page/public-page.js';
 import { webhooksResolvers } from './components/webhooks/webhooks.resolvers.js';
 import { mountWebhookRoutes } from './components/webhooks/webhooks.rest.js';
 import { mountGraphiQL } from './platform/graphql/graphiql.js';
+import { corsPolicy } from './platform/http/cors-policy.js';
 import { mountDocsPages } from './platform/http/docs-pages.js';
 import { mountAdminRoutes } from './components/admin/admin.rest.js';
 import { metricsResolvers } from './components/admin/metrics.resolvers.js';
@@ -77,6 +78,9 @@ export async function createApp(ctx: AppContext): Promise<App> {
   );
   app.use(requestMetrics(ctx));
   mountMetricsEndpoint(app, ctx);
+  // Before the routes: a preflight (OPTIONS) from a listed origin is answered here, not as 405.
+  const corsHandler = corsPolicy(ctx.config);
+  if (corsHandler) app.use(['/v1', '/graphql'], corsHandler);
   app.use((req, res, next) => {
     const correlationId = req.get('x-correlation-id');
     if (correlationId && /^[\w.:-]{1,128}$/.test(correlationId)) res.set('X-Correlation-Id', correlationId);

@@ -10,6 +10,27 @@ const booleanFlag = z
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
 
+/** A comma-separated list of web origins (scheme, host and optional port; no path), or nothing. */
+const originList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter((origin) => origin.length > 0),
+  )
+  .pipe(
+    z.array(
+      z
+        .string()
+        .regex(
+          /^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i,
+          'each origin must look like https://app.example.com (scheme, host, optional port, no path)',
+        )
+        .transform((origin) => origin.toLowerCase()),
+    ),
+  );
+
 const EnvSchema = z.object({
   PORT: port.default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -42,6 +63,7 @@ const EnvSchema = z.object({
   SKEIN_ADMIN_TAG: z.string().optional(),
   SKEIN_ADMIN_PASSWORD: z.string().optional(),
   SKEIN_TRUST_PROXY: booleanFlag.default(false),
+  SKEIN_CORS_ORIGINS: originList.default([]),
   SKEIN_WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
   SKEIN_DEFAULT_API_ACCESS: booleanFlag.default(false),
   SKEIN_MAX_UPLOAD_BYTES: positiveInt.default(25 * 1024 * 1024),
@@ -92,6 +114,8 @@ export interface Config {
   bcryptCost: number;
   admin: { tag: string; password: string } | undefined;
   trustProxy: boolean;
+  /** Web origins whose pages may call the API (CORS); empty, the default, turns CORS off. */
+  corsOrigins: string[];
   webhookAllowPrivate: boolean;
   /** New self-registered accounts get has_api_access (a self-hosted instance among trusted users). */
   defaultApiAccess: boolean;
@@ -181,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? { tag: e.SKEIN_ADMIN_TAG, password: e.SKEIN_ADMIN_PASSWORD }
         : undefined,
     trustProxy: e.SKEIN_TRUST_PROXY,
+    corsOrigins: e.SKEIN_CORS_ORIGINS,
     webhookAllowPrivate: e.SKEIN_WEBHOOK_ALLOW_PRIVATE,
     defaultApiAccess: e.SKEIN_DEFAULT_API_ACCESS,
     maxUploadBytes: e.SKEIN_MAX_UPLOAD_BYTES,
