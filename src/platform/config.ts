@@ -77,6 +77,7 @@ const EnvSchema = z.object({
   SKEIN_WS_HEARTBEAT_SECONDS: positiveInt.default(30),
   SKEIN_WS_MAX_BUFFERED_BYTES: positiveInt.default(1024 * 1024),
   SKEIN_WS_MAX_SOCKETS_PER_USER: positiveInt.default(20),
+  SKEIN_WS_MAX_SOCKETS_PER_ADDRESS: positiveInt.default(200),
   SKEIN_EVENT_RETENTION_DAYS: positiveInt.default(7),
   SKEIN_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -144,6 +145,8 @@ export interface Config {
     maxBufferedBytes: number;
     /** Open notification sockets and subscriptions one user may hold on one instance. */
     maxSocketsPerUser: number;
+    /** The same, per client address (many accounts behind one address; finding #12). */
+    maxSocketsPerAddress: number;
     /** Days an event stays in the log: how far back a cursor can replay. */
     eventRetentionDays: number;
   };
@@ -224,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       heartbeatSeconds: e.SKEIN_WS_HEARTBEAT_SECONDS,
       maxBufferedBytes: e.SKEIN_WS_MAX_BUFFERED_BYTES,
       maxSocketsPerUser: e.SKEIN_WS_MAX_SOCKETS_PER_USER,
+      maxSocketsPerAddress: e.SKEIN_WS_MAX_SOCKETS_PER_ADDRESS,
       eventRetentionDays: e.SKEIN_EVENT_RETENTION_DAYS,
     },
     metricsToken: e.SKEIN_METRICS_TOKEN,

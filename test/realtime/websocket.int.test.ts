@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createClient } from 'graphql-ws';
 import { WebSocket } from 'ws';
 import { attachRealtime } from '../../src/components/events/realtime-server.js';
 import { realtimeResolvers } from '../../src/components/events/realtime.resolvers.js';
@@ -568,6 +569,62 @@ describe('GET /v1/ws/v1 — sockets per user', () => {
       }
       await expectRefusal(await openSocket(capped, { token: user.token }), 4429, 'rate_limited');
     } finally {
+      closeAllSockets();
+      await capped.close();
+    }
+  });
+});
+
+describe('GET /v1/ws/v1 and graphql-ws — sockets per client address (security finding #12)', () => {
+  it('when one address holds the cap of sockets across accounts, then the next from it is refused with 4429 and another address is not', async () => {
+    const capped = await startTestServer({
+      SKEIN_TRUST_PROXY: 'true',
+      SKEIN_WS_MAX_SOCKETS_PER_ADDRESS: '3',
+    });
+    const from = (address: string) => ({ 'x-forwarded-for': address });
+    const users: TestUser[] = [];
+    for (let i = 0; i < 5; i++) users.push(await registerWriter(capped));
+    const subscriber = createClient({
+      url: socketUrl(capped, '/graphql'),
+      webSocketImpl: class extends WebSocket {
+        constructor(url: string, protocols?: string | string[]) {
+          super(url, protocols, {
+            headers: { ...from('203.0.113.7'), authorization: `Bearer ${users[2]!.token}` },
+          });
+        }
+      },
+      retryAttempts: 0,
+      lazy: true,
+    });
+    try {
+      // Two sockets and one subscription, each a different account, from one address.
+      for (const user of users.slice(0, 2)) {
+        const socket = await openSocket(capped, { token: user.token, headers: from('203.0.113.7') });
+        expect(await socket.next()).toMatchObject({ type: 'ready', uid: user.uid });
+      }
+      const subscription = subscriber.iterate({ query: 'subscription { notifications { id } }' });
+      const heard = subscription.next();
+      // The subscription is open (and counted) once it hears a post; posts made before it opened
+      // are not live for it, so post until one is heard.
+      let done = false;
+      void heard.then(() => (done = true));
+      for (let attempt = 0; !done; attempt++) {
+        expect(attempt).toBeLessThan(50);
+        await postMessage(capped, users[4]!.token, {
+          content: `hello ${attempt}`,
+          recipients: [users[2]!.tag],
+        });
+        await Promise.race([heard, new Promise((resolve) => setTimeout(resolve, 200))]);
+      }
+      await expectRefusal(
+        await openSocket(capped, { token: users[3]!.token, headers: from('203.0.113.7') }),
+        4429,
+        'rate_limited',
+      );
+      const elsewhere = await openSocket(capped, { token: users[3]!.token, headers: from('198.51.100.9') });
+      expect(await elsewhere.next()).toMatchObject({ type: 'ready', uid: users[3]!.uid });
+    } finally {
+      await subscriber.dispose();
       closeAllSockets();
       await capped.close();
     }

@@ -35,6 +35,8 @@ export interface FeedOptions {
    * consumer asks again: memory stays bounded and nothing is lost either way.
    */
   onOverflow?: () => void;
+  /** The client's address, counted against SKEIN_WS_MAX_SOCKETS_PER_ADDRESS. */
+  address: string;
 }
 
 export interface NotificationFeed extends AsyncIterable<DeliveredEvent> {
@@ -46,13 +48,17 @@ export interface NotificationFeed extends AsyncIterable<DeliveredEvent> {
   close(): void;
 }
 
-/** Open feeds per user on this instance (security finding #12: one account, unbounded sockets). */
-const openFeeds = new WeakMap<AppContext, Map<string, number>>();
+/**
+ * Open feeds on this instance per user and per client address (security finding #12: one account,
+ * or one address with many accounts, holding unbounded sockets, each a send per notification).
+ */
+const openFeeds = new WeakMap<AppContext, { byUser: Map<string, number>; byAddress: Map<string, number> }>();
 
 /**
  * Opens the caller's feed. Needs realtime.connect; refused with 429 when the user already holds
- * SKEIN_WS_MAX_SOCKETS_PER_USER feeds here. A `since` beyond the head counts as the head (the
- * cursor came from elsewhere; honouring it would hide the next events).
+ * SKEIN_WS_MAX_SOCKETS_PER_USER feeds here, or the address SKEIN_WS_MAX_SOCKETS_PER_ADDRESS. A
+ * `since` beyond the head counts as the head (the cursor came from elsewhere; honouring it would
+ * hide the next events).
  */
 export async function followNotifications(
   ctx: AppContext,
@@ -60,22 +66,33 @@ export async function followNotifications(
   options: FeedOptions,
 ): Promise<NotificationFeed> {
   assertScope(caller, 'realtime.connect');
-  const counts = openFeeds.get(ctx) ?? new Map<string, number>();
+  const counts = openFeeds.get(ctx) ?? {
+    byUser: new Map<string, number>(),
+    byAddress: new Map<string, number>(),
+  };
   openFeeds.set(ctx, counts);
-  const open = counts.get(caller.uid) ?? 0;
-  if (open >= ctx.config.realtime.maxSocketsPerUser) {
+  const { maxSocketsPerUser, maxSocketsPerAddress } = ctx.config.realtime;
+  const byUser = counts.byUser.get(caller.uid) ?? 0;
+  if (byUser >= maxSocketsPerUser) {
     throw new AppError(
       'rate_limited',
-      `You already have ${open} live connections here; close one before opening another.`,
+      `You already have ${byUser} live connections here; close one before opening another.`,
     );
   }
-  counts.set(caller.uid, open + 1);
+  const byAddress = counts.byAddress.get(options.address) ?? 0;
+  if (byAddress >= maxSocketsPerAddress) {
+    throw new AppError(
+      'rate_limited',
+      `Your address already has ${byAddress} live connections here; close one before opening another.`,
+    );
+  }
+  counts.byUser.set(caller.uid, byUser + 1);
+  counts.byAddress.set(options.address, byAddress + 1);
   ctx.metrics.openFeeds.inc();
   const feed = new LogFeed(ctx, caller.uid, options.onOverflow, () => {
     ctx.metrics.openFeeds.dec();
-    const now = (counts.get(caller.uid) ?? 1) - 1;
-    if (now > 0) counts.set(caller.uid, now);
-    else counts.delete(caller.uid);
+    release(counts.byUser, caller.uid);
+    release(counts.byAddress, options.address);
   });
   try {
     await feed.start(options.since);
@@ -84,6 +101,12 @@ export async function followNotifications(
     feed.close();
     throw error;
   }
+}
+
+function release(counts: Map<string, number>, key: string): void {
+  const now = (counts.get(key) ?? 1) - 1;
+  if (now > 0) counts.set(key, now);
+  else counts.delete(key);
 }
 
 class LogFeed implements NotificationFeed, EventListener {

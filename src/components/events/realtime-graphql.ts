@@ -29,6 +29,7 @@ import { newAnswerBudget } from '../../platform/graphql/answer-budget.js';
 import { INTERNAL_ERROR, appErrorShape } from '../../platform/graphql/graphql-errors.js';
 import { GRAPHQL_LIMITS, createArmor } from '../../platform/graphql/graphql-server.js';
 import { maxListNesting } from '../../platform/graphql/list-nesting.js';
+import { clientAddress } from '../../platform/http/client-address.js';
 import type { SessionCookies } from '../../platform/http/session-cookies.js';
 import {
   assertSameOriginCookie,
@@ -121,7 +122,7 @@ export function createGraphQLSocketServer(ctx: AppContext, schema: GraphQLSchema
             cookie: undefined,
           },
           cookies: NO_COOKIES,
-          ip: connection.extra.request.socket.remoteAddress ?? 'unknown',
+          ip: clientAddress(connection.extra.request, ctx.config.trustProxy),
           loaders: new Map(),
           answer: newAnswerBudget(),
         };

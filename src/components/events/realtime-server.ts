@@ -13,6 +13,7 @@ import type { GraphQLSchema } from 'graphql';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Caller, Credentials } from '../../platform/auth/caller.js';
 import type { AppContext } from '../../platform/context.js';
+import { clientAddress } from '../../platform/http/client-address.js';
 import {
   assertSameOriginCookie,
   authenticateSocket,
@@ -35,7 +36,8 @@ export interface RealtimeServer {
   close(): Promise<void>;
 }
 
-type Admission = { caller: Caller; credentials: Credentials; since: number | null } | { refusal: unknown };
+type Admission =
+  { caller: Caller; credentials: Credentials; since: number | null; address: string } | { refusal: unknown };
 
 export function attachRealtime(server: Server, ctx: AppContext, schema: GraphQLSchema): RealtimeServer {
   const notifications = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_FRAME });
@@ -47,7 +49,8 @@ export function attachRealtime(server: Server, ctx: AppContext, schema: GraphQLS
       const since = parseSince(url);
       const credentials = upgradeCredentials(req, url);
       assertSameOriginCookie(req, credentials, ctx.config);
-      return { caller: await authenticateSocket(ctx, credentials), credentials, since };
+      const address = clientAddress(req, ctx.config.trustProxy);
+      return { caller: await authenticateSocket(ctx, credentials), credentials, since, address };
     } catch (error) {
       return { refusal: error };
     }
@@ -82,6 +85,7 @@ export function attachRealtime(server: Server, ctx: AppContext, schema: GraphQLS
           admission.caller,
           admission.credentials,
           admission.since,
+          admission.address,
           realtimeSettings(ctx.config),
         );
       });

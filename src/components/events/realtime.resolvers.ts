@@ -19,7 +19,7 @@ export const realtimeResolvers: IResolvers<unknown, GraphQLContext> = {
         // A subscriber that reads slowly is not cut off: the feed re-reads from the log what it
         // could not hold (realtime-graphql.ts bounds what the socket itself may hold).
         const after = since == null ? null : decodeCursor(since, ['args', 'since']);
-        return followNotifications(context.app, callerOf(context), { since: after });
+        return followNotifications(context.app, callerOf(context), { since: after, address: context.ip });
       },
       resolve: (delivered: DeliveredEvent) => delivered,
     },

@@ -41,6 +41,7 @@ export function serveNotificationSocket(
   caller: Caller,
   credentials: Credentials,
   since: number | null,
+  address: string,
   settings: RealtimeSettings,
 ): void {
   let feed: NotificationFeed | undefined;
@@ -104,7 +105,7 @@ export function serveNotificationSocket(
     log: ctx.log,
   });
 
-  followNotifications(ctx, caller, { since, onOverflow: () => end(slowConsumer()) })
+  followNotifications(ctx, caller, { since, address, onOverflow: () => end(slowConsumer()) })
     .then((opened) => {
       feed = opened;
       if (ended) {
