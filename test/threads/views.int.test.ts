@@ -116,7 +116,7 @@ describe('visibility matrix', () => {
     expect(res.status).toBe(401);
   });
 
-  it('when a credential lacks messages.read, then the views answer 403 and the public view still answers', async () => {
+  it('when a credential lacks messages.read, then every view answers 403, the public view too (as search and GraphQL do), and without the credential it answers', async () => {
     const writer = await registerWriter(api, { apiAccess: true });
     const key = await createKey(api, writer.token, { scopes_cap: 'messages.write' });
     for (const path of [
@@ -125,12 +125,14 @@ describe('visibility matrix', () => {
       '/v1/messages/history',
       `/v1/messages/${open.id}/tree-ids`,
       `/v1/messages/traverse-from/${open.id}`,
+      '/v1/messages/public',
+      '/v1/messages/search?q=anything',
     ]) {
       const res = await api.request('GET', path, { apiKey: key.key });
       expect(res.status).toBe(403);
       expect(res.body).toMatchObject({ code: 'insufficient_scope' });
     }
-    const res = await api.request<Page>('GET', '/v1/messages/public?limit=100', { apiKey: key.key });
+    const res = await api.request<Page>('GET', '/v1/messages/public?limit=100');
     expect(res.status).toBe(200);
     expect(idsOf(res.body)).toContain(open.id);
   });

@@ -1,7 +1,10 @@
 // GET /v1/messages/public: the newest public message of each thread that has one, newest first.
-// Open to anyone; a signed-in caller holding messages.read sees the entries as they see them
-// (their BCC entries, channels, saved state), anyone else sees them as an anonymous reader.
+// Open to anonymous callers. A signed-in caller needs messages.read, as everywhere else (search, and
+// GraphQL's publicMessages): a credential without it reads no message through any route, and a client
+// that wants the anonymous view sends no credential. With it, the caller sees the entries as they see
+// them (their BCC entries, channels, saved state).
 import type { Caller } from '../../platform/auth/caller.js';
+import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
 import type { PaginatedMessages } from '../messages/messages.schemas.js';
 import { publicIds } from './threads-repository.js';
@@ -13,7 +16,8 @@ export async function listPublicMessages(
   caller: Caller | null,
   query: PublicQuery,
 ): Promise<PaginatedMessages> {
-  const viewer = { uid: caller?.permissions.includes('messages.read') ? caller.uid : null };
+  if (caller) assertScope(caller, 'messages.read');
+  const viewer = { uid: caller?.uid ?? null };
   const ids = await publicIds(ctx.db, viewer.uid, query);
   return messagePage(ctx, viewer, ids, query);
 }

@@ -90,12 +90,13 @@ export function mountThreadRoutes(routes: RouteTable, ctx: AppContext): void {
     summary: 'Public messages',
     description:
       'For each thread holding a public message, its newest public message; newest first. No ' +
-      'authentication needed (credentials that are sent must be valid). A caller holding ' +
-      '`messages.read` gets the messages as they see them (their BCC entries, channels, saved state); ' +
-      'anyone else as an anonymous reader. Paginated (default limit 15).',
+      'authentication needed (credentials that are sent must be valid). A signed-in caller needs ' +
+      '`messages.read` (403 otherwise, as in search and GraphQL) and gets the messages as they see them ' +
+      '(their BCC entries, channels, saved state). Paginated (default limit 15).',
     auth: 'optional',
     query: schemas.PublicQuery,
     response: PaginatedMessages,
+    errors: { 403: 'A signed-in caller lacks messages.read.' },
     handler: ({ caller, query }) => listPublicMessages(ctx, caller, query),
   });
 

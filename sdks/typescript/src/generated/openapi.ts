@@ -1054,7 +1054,7 @@ export interface paths {
     };
     /**
      * Public messages
-     * @description For each thread holding a public message, its newest public message; newest first. No authentication needed (credentials that are sent must be valid). A caller holding `messages.read` gets the messages as they see them (their BCC entries, channels, saved state); anyone else as an anonymous reader. Paginated (default limit 15).
+     * @description For each thread holding a public message, its newest public message; newest first. No authentication needed (credentials that are sent must be valid). A signed-in caller needs `messages.read` (403 otherwise, as in search and GraphQL) and gets the messages as they see them (their BCC entries, channels, saved state). Paginated (default limit 15).
      */
     get: operations['getMessagesPublic'];
     put?: never;
@@ -6618,6 +6618,15 @@ export interface operations {
       };
       /** @description Credentials were sent but are invalid or expired. */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A signed-in caller lacks messages.read. */
+      403: {
         headers: {
           [name: string]: unknown;
         };
