@@ -81,6 +81,13 @@ async function startInstance(name: 'a' | 'b' | 'c', redisUrl = redis.url): Promi
 let a: TestServer;
 let b: TestServer;
 
+/** Instance C, which reaches Redis through a link that holds Redis's answers 300 ms (started once). */
+async function lateInstance(): Promise<TestServer> {
+  if (instances.c) return instances.c.api;
+  slowLink = await startSlowLink(redis.url, 300);
+  return startInstance('c', slowLink.url);
+}
+
 beforeAll(async () => {
   redis = await startRedisServer();
   a = await startInstance('a');
@@ -141,10 +148,8 @@ describe('two instances on one Neo4j and one Redis', () => {
   });
 
   it('when a socket opens on an instance that hears Redis late, just after a post on B answered, then its ready cursor covers that post (neither live nor replayed)', async () => {
-    // C reaches Redis through a link that holds Redis's answers 300 ms, so B's rounds reach C's
-    // router well after B's posts answered.
-    slowLink = await startSlowLink(redis.url, 300);
-    const c = await startInstance('c', slowLink.url);
+    // B's rounds reach C's router well after B's posts answered.
+    const c = await lateInstance();
     const [author, reader] = await Promise.all([registerWriter(b), registerWriter(c)]);
     for (let round = 0; round < 3; round++) {
       await post(b, author, reader, `before connect ${round}`);
@@ -186,6 +191,18 @@ describe('two instances on one Neo4j and one Redis', () => {
     await grant(a, user.uid, { scopes: ['realtime.connect'] });
     const refused = await b.request<{ code: string }>('GET', '/v1/messages/timeline', { token: user.token });
     expect(refused.status).toBe(403);
+  });
+
+  it('when an admin takes a scope away on A, then C, which hears Redis late, refuses what it had cached at once', async () => {
+    const c = await lateInstance();
+    const user = await registerWriter(a);
+    // C has read the session record (and keeps it for a few seconds).
+    expect((await c.request('GET', '/v1/messages/timeline', { token: user.token })).status).toBe(200);
+    await grant(a, user.uid, { scopes: ['realtime.connect'] });
+    const refused = await c.request<{ code: string }>('GET', '/v1/messages/timeline', { token: user.token });
+    expect(refused.status).toBe(403);
+    expect((await a.request('POST', '/v1/auth/logout', { token: user.token })).status).toBe(200);
+    expect((await c.request('GET', '/v1/auth/session', { token: user.token })).status).toBe(401);
   });
 
   it('when a file is uploaded on A, then it downloads from B (a shared SKEIN_FILES_DIR)', async () => {

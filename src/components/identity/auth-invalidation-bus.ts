@@ -11,6 +11,11 @@ export interface AuthInvalidationBus {
   publish(): Promise<void>;
   /** Calls `listener` whenever another instance (or this one, through Redis) published. */
   subscribe(listener: () => void): void;
+  /**
+   * Resolves true once every message published before the call has reached the listeners, false
+   * when that cannot be known (Redis unreachable): a cached record is then not to be trusted.
+   */
+  caughtUp(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -21,6 +26,7 @@ const CONNECT_TIMEOUT_MS = 10_000;
 const singleInstance: AuthInvalidationBus = {
   publish: () => Promise.resolve(),
   subscribe: () => undefined,
+  caughtUp: () => Promise.resolve(true),
   close: () => Promise.resolve(),
 };
 
@@ -52,7 +58,26 @@ export async function createAuthInvalidationBus(config: Config, log: Logger): Pr
     subscriber.disconnect();
     throw new Error(`Redis at REDIS_URL cannot be reached: ${(error as Error).message}`, { cause: error });
   }
+  // A PING on the subscribed connection answers after every message Redis queued for it before the
+  // PING, so once it answers, every invalidation published before it has been heard (the message
+  // listener runs first). The write that published answered only after Redis took the PUBLISH, so
+  // a request that follows it on any instance sees it: a delivery that is merely late cannot let a
+  // revoked session through. Callers of one event-loop turn share one PING.
+  let sharedPing: Promise<boolean> | null = null;
+  const caughtUp = (): Promise<boolean> => {
+    sharedPing ??= new Promise<boolean>((resolve) => {
+      setImmediate(() => {
+        sharedPing = null;
+        subscriber.ping().then(
+          () => resolve(true),
+          () => resolve(false),
+        );
+      });
+    });
+    return sharedPing;
+  };
   return {
+    caughtUp,
     publish: async () => {
       try {
         await publisher.publish(AUTH_CHANNEL, '1');

@@ -6,7 +6,8 @@
 // A cached record must never outlive a change to what it holds. Any committed write that ran a
 // statement able to change a session, a user's grant or an API key (AUTH_STATEMENTS) empties the
 // cache of this instance at once, and of every other instance through Redis when REDIS_URL is set
-// (AuthInvalidationBus). A lookup that was already running when the cache was emptied does not
+// (AuthInvalidationBus); before a cached record answers, the instance makes sure it has heard every
+// invalidation published before the request (caughtUp). A lookup that was already running when the cache was emptied does not
 // store its (possibly older) answer: each lookup notes the cache's generation before it reads and
 // stores only if no emptying happened since. Should Redis lose the news, TTL_MS bounds how long
 // another instance may still accept a revoked session.
@@ -57,7 +58,11 @@ export class SessionCache {
   /** The record of `sessionId`, from the cache when fresh, otherwise read by `load` (and kept). */
   async lookup(sessionId: string, load: () => Promise<FoundSession | null>): Promise<FoundSession | null> {
     const entry = this.entries.get(sessionId);
-    if (entry && Date.now() - entry.storedAt < TTL_MS) return entry.found;
+    if (entry && Date.now() - entry.storedAt < TTL_MS) {
+      // Only once this instance has heard every invalidation published before this request: it may
+      // have emptied the cache meanwhile, which the second look sees.
+      if ((await this.bus.caughtUp()) && this.entries.get(sessionId) === entry) return entry.found;
+    }
     const generation = this.generation;
     const found = await load();
     // Unknown ids are not kept: nobody could fill the cache with made-up tokens.
