@@ -9,7 +9,7 @@ import {
   watchPage,
   type PageWatch,
 } from '../support/browser.js';
-import { registerUser } from '../support/factories.js';
+import { postMessage, registerUser, registerWriter } from '../support/factories.js';
 import { cookieValue, startTestServer, type TestServer } from '../support/test-server.js';
 
 let api: TestServer;
@@ -53,7 +53,7 @@ describe('GraphiQL in a browser', () => {
     await page.locator('.graphiql-doc-explorer', { hasText: 'Root Types' }).waitFor();
     expect(foreignRequests(watch, api.url)).toEqual([]);
     const assets = watch.requests.filter((url) => url.includes('/graphql/assets/'));
-    expect(assets.filter((url) => url.endsWith('.js'))).toHaveLength(4);
+    expect(assets.filter((url) => url.endsWith('.js'))).toHaveLength(5);
     expect(assets.filter((url) => url.endsWith('.css'))).toHaveLength(2);
     expect(watch.errors).toEqual([]);
     expect(await cspViolations(page)).toEqual([]);
@@ -74,6 +74,42 @@ describe('GraphiQL in a browser', () => {
     const { page, watch } = await openExplorer(context);
     const result = await runAndWaitFor(page, user.tag);
     expect(result).toContain(`"user_tag": "${user.tag}"`);
+    expect(watch.errors).toEqual([]);
+    expect(await cspViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('when a subscription runs with the session cookie, then a message posted to that user shows in the result pane', async () => {
+    const user = await registerWriter(api);
+    const author = await registerWriter(api);
+    const login = await api.request('POST', '/v1/auth/password/login', {
+      body: { user_tag: user.tag, password: user.password },
+    });
+    const context = await browser.newContext();
+    await context.addCookies([
+      { name: 'svc_session', value: cookieValue(login.cookies.svc_session)!, url: api.url, httpOnly: true },
+    ]);
+    await context.addInitScript(
+      `localStorage.setItem('graphiql:query', 'subscription { notifications { cursor event { type } } }');`,
+    );
+    const { page, watch } = await openExplorer(context);
+    await page.locator('button.graphiql-execute-button').click();
+    // Posts made before the subscription is live are not for it: post until one shows.
+    let shown = false;
+    for (let attempt = 0; !shown; attempt++) {
+      if (attempt === 30) {
+        const pane = await page.locator('.graphiql-response').textContent();
+        throw new Error(`no notification shown; pane: ${pane}; errors: ${watch.errors.join(' | ')}`);
+      }
+      await postMessage(api, author.token, { content: `to the explorer ${attempt}`, recipients: [user.tag] });
+      shown = await page
+        .locator('.graphiql-response', { hasText: '"sent"' })
+        .waitFor({ timeout: 500 })
+        .then(
+          () => true,
+          () => false,
+        );
+    }
     expect(watch.errors).toEqual([]);
     expect(await cspViolations(page)).toEqual([]);
     await context.close();

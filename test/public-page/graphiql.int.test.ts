@@ -48,7 +48,7 @@ describe('GET /graphql', () => {
     expect(html).toContain('<div id="graphiql">');
     // Every script is a served file of this origin: no inline script, no CDN.
     const scripts = [...html.matchAll(/<script([^>]*)>/g)].map((match) => match[1]!);
-    expect(scripts.length).toBe(4);
+    expect(scripts.length).toBe(5);
     for (const attributes of scripts) expect(attributes).toMatch(/^ src="graphql\/assets\/[\w.@-]+\.js"$/);
     expect(html).not.toMatch(/https?:\/\//);
   });
@@ -106,7 +106,7 @@ describe('GET /graphql', () => {
 describe('GET /graphql/assets/{file}', () => {
   it('when the page names an asset, then it is served from this origin with the right type and caching', async () => {
     const assets = await explorerAssets();
-    expect(assets.filter((asset) => asset.endsWith('.js'))).toHaveLength(4);
+    expect(assets.filter((asset) => asset.endsWith('.js'))).toHaveLength(5);
     expect(assets.filter((asset) => asset.endsWith('.css'))).toHaveLength(2);
     for (const asset of assets) {
       const res = await get(asset);

@@ -4,7 +4,7 @@
 //                                other GET /graphql (curl's */*, JSON clients, GET operations) goes on
 //                                to Apollo unchanged.
 //   GET /graphql/                (same conditions) redirects to ../graphql, so relative links hold.
-//   GET /graphql/assets/:file    React 18 and graphiql@3 UMD builds and CSS, read from the installed
+//   GET /graphql/assets/:file    React 18, graphiql@3 and graphql-ws UMD builds and CSS, read from the installed
 //                                packages (never a CDN), plus the small init script and page CSS.
 //                                Names carry the package version or a content hash, so they are
 //                                cached as immutable.
@@ -43,7 +43,14 @@ const INIT_SCRIPT = `'use strict';
 (function () {
   var root = document.getElementById('graphiql');
   // Relative to the page, so it is this service's /graphql however the proxy prefixes it.
-  var fetcher = GraphiQL.createFetcher({ url: new URL('graphql', window.location.href).href });
+  var url = new URL('graphql', window.location.href);
+  // Subscriptions go over graphql-ws on the same path, with the same session cookie.
+  var socketUrl = new URL(url.href);
+  socketUrl.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  var fetcher = GraphiQL.createFetcher({
+    url: url.href,
+    wsClient: graphqlWs.createClient({ url: socketUrl.href, lazy: true, retryAttempts: 0 })
+  });
   var defaultQuery = '# Skein GraphQL explorer. Requests carry this browser\\'s session cookie;\\n' +
     '# sign in through the API first to see your messages.\\n{\\n  health\\n}\\n';
   ReactDOM.createRoot(root).render(
@@ -59,6 +66,7 @@ function buildAssets(): Map<string, Asset> {
   const react = packageDir('react');
   const reactDom = packageDir('react-dom');
   const graphiql = packageDir('graphiql');
+  const graphqlWs = packageDir('graphql-ws');
   const js = 'text/javascript; charset=utf-8';
   const css = 'text/css; charset=utf-8';
   return new Map<string, Asset>([
@@ -72,6 +80,10 @@ function buildAssets(): Map<string, Asset> {
     ],
     [`graphiql-${graphiql.version}.min.js`, { file: path.join(graphiql.dir, 'graphiql.min.js'), type: js }],
     [
+      `graphql-ws-${graphqlWs.version}.min.js`,
+      { file: path.join(graphqlWs.dir, 'umd/graphql-ws.min.js'), type: js },
+    ],
+    [
       `graphiql-${graphiql.version}.min.css`,
       { file: path.join(graphiql.dir, 'graphiql.min.css'), type: css },
     ],
@@ -83,7 +95,8 @@ function buildAssets(): Map<string, Asset> {
 function renderPage(assetNames: string[]): string {
   const href = (name: string): string => `graphql/assets/${name}`;
   const styles = assetNames.filter((name) => name.endsWith('.css'));
-  // Order matters: React, then ReactDOM, then GraphiQL (which reads both globals), then the init.
+  // Order matters: React, then ReactDOM, then GraphiQL (which reads both globals), graphql-ws, then
+  // the init (which reads the last two).
   const scripts = assetNames.filter((name) => name.endsWith('.js'));
   return `<!doctype html>
 <html lang="en">
