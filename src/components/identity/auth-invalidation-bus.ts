@@ -21,6 +21,8 @@ export interface AuthInvalidationBus {
 
 export const AUTH_CHANNEL = 'skein:auth';
 const PUBLISH_TIMEOUT_MS = 1000;
+/** How long a cached session waits to learn whether it was invalidated before it is read afresh. */
+const PING_TIMEOUT_MS = 250;
 const CONNECT_TIMEOUT_MS = 10_000;
 
 const singleInstance: AuthInvalidationBus = {
@@ -63,15 +65,21 @@ export async function createAuthInvalidationBus(config: Config, log: Logger): Pr
   // listener runs first). The write that published answered only after Redis took the PUBLISH, so
   // a request that follows it on any instance sees it: a delivery that is merely late cannot let a
   // revoked session through. Callers of one event-loop turn share one PING.
+  // While Redis is away, nothing can be known and nothing waits: the cache is bypassed.
   let sharedPing: Promise<boolean> | null = null;
   const caughtUp = (): Promise<boolean> => {
+    if (subscriber.status !== 'ready') return Promise.resolve(false);
     sharedPing ??= new Promise<boolean>((resolve) => {
       setImmediate(() => {
         sharedPing = null;
-        subscriber.ping().then(
-          () => resolve(true),
-          () => resolve(false),
-        );
+        const timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS);
+        subscriber
+          .ping()
+          .then(
+            () => resolve(true),
+            () => resolve(false),
+          )
+          .finally(() => clearTimeout(timer));
       });
     });
     return sharedPing;
