@@ -1006,6 +1006,8 @@ async function main(): Promise<void> {
         SKEIN_RATE_LIMIT_AUTH_PER_MIN: '1000000',
         SKEIN_RATE_LIMIT_POSTS_PER_MIN: '1000000',
         SKEIN_RATE_LIMIT_ACTIONS_PER_MIN: '1000000',
+        // Every bench socket comes from 127.0.0.1: the per-address cap would stop the fan-out at 200.
+        SKEIN_WS_MAX_SOCKETS_PER_ADDRESS: '100000',
         SKEIN_VERIFICATION_REQUESTS_PER_HOUR: '100000',
         SKEIN_ADMIN_TAG: ADMIN_TAG,
         SKEIN_ADMIN_PASSWORD: ADMIN_PASSWORD,
