@@ -153,13 +153,11 @@ export interface RateLimits {
   resetCodeFailures: FailureGuard;
   /** Wrong contact-verification codes per account per 15 minutes (only the signed-in owner tries). */
   codeFailuresByAccount: Limiter;
-  /** Writes per account per minute, in REST and GraphQL alike: post requests (posts and imports), */
+  // Writes per account per minute, one budget per kind shared by REST and GraphQL (accountLimit).
+  /** Post requests: posts and imports. */
   postsByAccount: Limiter;
-  /** pings, */
   pingsByAccount: Limiter;
-  /** recipient adds, */
   recipientAddsByAccount: Limiter;
-  /** and uploads. */
   uploadsByAccount: Limiter;
   /** Closes the Redis connection, if any. */
   close(): Promise<void>;

@@ -69,6 +69,21 @@ describe('limits on asking for codes', () => {
   });
 });
 
+/** A new account with a verified email, and the code of a password reset asked for that email. */
+async function resetCodeOfNewAccount(): Promise<{ email: string; code: string }> {
+  const user = await registerUser(api);
+  const email = uniqueEmail();
+  expect((await requestEmail(user.token, email)).status).toBe(200);
+  const verify = await api.request('POST', '/v1/auth/contacts/email/verify', {
+    token: user.token,
+    body: { email, code: await latestCode(dataDir, email) },
+  });
+  expect(verify.status).toBe(200);
+  const reset = await api.request('POST', '/v1/auth/password/reset/request', { body: { email } });
+  expect(reset.status).toBe(200);
+  return { email, code: await latestCode(dataDir, email, 2) };
+}
+
 describe('limits on wrong codes', () => {
   it('when an account sends too many wrong codes, then 429 even for the right one', async () => {
     const user = await registerUser(api);
@@ -93,18 +108,7 @@ describe('limits on wrong codes', () => {
   });
 
   it("when a stranger's address spent its tries on reset codes, then the owner's right code from another address still works", async () => {
-    const user = await registerUser(api);
-    const email = uniqueEmail();
-    expect((await requestEmail(user.token, email)).status).toBe(200);
-    const verify = await api.request('POST', '/v1/auth/contacts/email/verify', {
-      token: user.token,
-      body: { email, code: await latestCode(dataDir, email) },
-    });
-    expect(verify.status).toBe(200);
-    expect((await api.request('POST', '/v1/auth/password/reset/request', { body: { email } })).status).toBe(
-      200,
-    );
-    const code = await latestCode(dataDir, email, 2);
+    const { email, code } = await resetCodeOfNewAccount();
     const attempt = (address: string, guess: string) =>
       api.request('POST', '/v1/auth/password/reset', {
         body: { email, code: guess, new_password: 'a-brand-new-passphrase-78' },
@@ -121,18 +125,7 @@ describe('limits on wrong codes', () => {
   });
 
   it('when wrong reset codes reach the limit, then 429 even for the right one', async () => {
-    const user = await registerUser(api);
-    const email = uniqueEmail();
-    expect((await requestEmail(user.token, email)).status).toBe(200);
-    const verify = await api.request('POST', '/v1/auth/contacts/email/verify', {
-      token: user.token,
-      body: { email, code: await latestCode(dataDir, email) },
-    });
-    expect(verify.status).toBe(200);
-    expect((await api.request('POST', '/v1/auth/password/reset/request', { body: { email } })).status).toBe(
-      200,
-    );
-    const code = await latestCode(dataDir, email, 2);
+    const { email, code } = await resetCodeOfNewAccount();
     const attempt = (guess: string) =>
       api.request('POST', '/v1/auth/password/reset', {
         body: { email, code: guess, new_password: 'a-brand-new-passphrase-77' },

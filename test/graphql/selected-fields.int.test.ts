@@ -4,29 +4,17 @@
 // (plain, through a fragment, aliased, under @include, nested under a cheaper level), so a wrong
 // "no links needed" decision shows up as missing recipients or replies.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { postMessage, registerWriter, type PostedMessage, type TestUser } from '../support/factories.js';
+import type { PostedMessage, TestUser } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { view, type ViewMessage } from '../threads/thread-fixtures.js';
+import { seedHiddenMiddleThread, view, type ViewMessage } from '../threads/thread-fixtures.js';
 
 let api: TestServer;
-let alice: TestUser, bob: TestUser, carol: TestUser;
+let bob: TestUser, carol: TestUser;
 let root: PostedMessage, hidden: PostedMessage, reply: PostedMessage;
 
 beforeAll(async () => {
   api = await startTestServer();
-  [alice, bob, carol] = await Promise.all([registerWriter(api), registerWriter(api), registerWriter(api)]);
-  // root (alice → bob, carol) ── hidden (alice → bob only) ── reply (bob → carol, alice)
-  root = await postMessage(api, alice.token, { content: 'selected root', recipients: [bob.tag, carol.tag] });
-  hidden = await postMessage(api, alice.token, {
-    content: 'selected, only for bob',
-    parent_id: root.id,
-    recipients: [bob.tag],
-  });
-  reply = await postMessage(api, bob.token, {
-    content: 'selected, bob answers',
-    parent_id: hidden.id,
-    recipients: [carol.tag, alice.tag],
-  });
+  ({ bob, carol, root, hidden, reply } = await seedHiddenMiddleThread(api, 'selected'));
 });
 afterAll(async () => {
   await api.close();

@@ -2,9 +2,9 @@
 // always), with the values the full answer has, and visibility holds on the cheaper path (a parent
 // the reader may not see is still null).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { postMessage, registerWriter, type PostedMessage, type TestUser } from '../support/factories.js';
+import type { PostedMessage, TestUser } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { expectValidationError, view } from './thread-fixtures.js';
+import { expectValidationError, seedHiddenMiddleThread, view } from './thread-fixtures.js';
 
 let api: TestServer;
 let alice: TestUser, bob: TestUser, carol: TestUser;
@@ -12,19 +12,7 @@ let root: PostedMessage, hidden: PostedMessage, reply: PostedMessage;
 
 beforeAll(async () => {
   api = await startTestServer();
-  [alice, bob, carol] = await Promise.all([registerWriter(api), registerWriter(api), registerWriter(api)]);
-  // root (alice → bob, carol) ── hidden (alice → bob only) ── reply (bob → carol, alice)
-  root = await postMessage(api, alice.token, { content: 'sparse root', recipients: [bob.tag, carol.tag] });
-  hidden = await postMessage(api, alice.token, {
-    content: 'only for bob',
-    parent_id: root.id,
-    recipients: [bob.tag],
-  });
-  reply = await postMessage(api, bob.token, {
-    content: 'bob answers',
-    parent_id: hidden.id,
-    recipients: [carol.tag, alice.tag],
-  });
+  ({ alice, bob, carol, root, hidden, reply } = await seedHiddenMiddleThread(api, 'sparse'));
 });
 afterAll(async () => {
   await api.close();

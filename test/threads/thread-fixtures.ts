@@ -1,6 +1,16 @@
-// Shared helpers of the read-view tests: typed view calls and channel set-up through the public API.
+// Shared helpers of the read-view tests: typed view calls, channel set-up and a thread with a hidden
+// middle message, through the public API.
 import { expect } from '@jest/globals';
-import { STRONG_PASSWORD, WRITER_SCOPES, grant, registerUser, type TestUser } from '../support/factories.js';
+import {
+  STRONG_PASSWORD,
+  WRITER_SCOPES,
+  grant,
+  postMessage,
+  registerUser,
+  registerWriter,
+  type PostedMessage,
+  type TestUser,
+} from '../support/factories.js';
 import type { TestServer } from '../support/test-server.js';
 
 export interface ViewMessage {
@@ -64,4 +74,38 @@ export function expectValidationError(res: { status: number; body: unknown }, fi
   expect(res.body).toMatchObject({ code: 'validation_error' });
   const locs = (res.body as { detail: { loc: unknown[] }[] }).detail.map((issue) => issue.loc.join('.'));
   expect(locs.some((loc) => loc.endsWith(field))).toBe(true);
+}
+
+/** Three writers and a chain whose middle message only bob may see. */
+export interface HiddenMiddleThread {
+  alice: TestUser;
+  bob: TestUser;
+  carol: TestUser;
+  root: PostedMessage;
+  hidden: PostedMessage;
+  reply: PostedMessage;
+}
+
+/** root (alice → bob, carol) ── hidden (alice → bob only) ── reply (bob → carol, alice). */
+export async function seedHiddenMiddleThread(api: TestServer, label: string): Promise<HiddenMiddleThread> {
+  const [alice, bob, carol] = await Promise.all([
+    registerWriter(api),
+    registerWriter(api),
+    registerWriter(api),
+  ]);
+  const root = await postMessage(api, alice.token, {
+    content: `${label} root`,
+    recipients: [bob.tag, carol.tag],
+  });
+  const hidden = await postMessage(api, alice.token, {
+    content: `${label}, only for bob`,
+    parent_id: root.id,
+    recipients: [bob.tag],
+  });
+  const reply = await postMessage(api, bob.token, {
+    content: `${label}, bob answers`,
+    parent_id: hidden.id,
+    recipients: [carol.tag, alice.tag],
+  });
+  return { alice, bob, carol, root, hidden, reply };
 }

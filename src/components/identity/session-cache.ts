@@ -7,10 +7,10 @@
 // statement able to change a session, a user's grant or an API key (AUTH_STATEMENTS) empties the
 // cache of this instance at once, and of every other instance through Redis when REDIS_URL is set
 // (AuthInvalidationBus); before a cached record answers, the instance makes sure it has heard every
-// invalidation published before the request (caughtUp). A lookup that was already running when the cache was emptied does not
-// store its (possibly older) answer: each lookup notes the cache's generation before it reads and
-// stores only if no emptying happened since. Should Redis lose the news, TTL_MS bounds how long
-// another instance may still accept a revoked session.
+// invalidation published before the request (caughtUp). A lookup that was already running when the
+// cache was emptied does not store its (possibly older) answer: each lookup notes the cache's
+// generation before it reads and stores only if no emptying happened since. Should Redis lose the
+// news, TTL_MS bounds how long another instance may still accept a revoked session.
 import type { Config } from '../../platform/config.js';
 import type { Logger } from '../../platform/logger.js';
 import type { Database } from '../../platform/neo4j/database.js';
