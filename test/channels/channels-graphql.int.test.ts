@@ -1,9 +1,19 @@
-// Channels over GraphQL: the channels and channel queries, the channel mutations, Channel.members,
-// Channel.messages and Message.channels (which shows only channels the caller belongs to).
+// Channels over GraphQL: the channels, channel, channelMembers and channelMessages queries, the channel
+// mutations, Channel.members, Channel.messages and Message.channels (which shows only channels the
+// caller belongs to).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { postMessage, registerUser, registerWriter, type TestUser } from '../support/factories.js';
 import { startTestServer, type ApiResponse, type TestServer } from '../support/test-server.js';
-import { TIMESTAMP, channelWith, createChannel, registerCreator, type Channel } from './channel-helpers.js';
+import {
+  TIMESTAMP,
+  channelWith,
+  createChannel,
+  registerCreator,
+  registerWithScopes,
+  type Channel,
+  type ErrorBody,
+  type Member,
+} from './channel-helpers.js';
 
 let api: TestServer;
 beforeAll(async () => {
@@ -20,6 +30,46 @@ interface GqlError {
 type GqlResponse<T> = ApiResponse<{ data: T | null; errors?: GqlError[] }>;
 
 const CHANNEL = 'id display_name description created_at created_by is_admin member_count';
+
+/** Message fields GraphQL answers as REST does (the graph fields aside), and author by uid. */
+const MESSAGE_FIELDS = [
+  'id',
+  'content',
+  'subject',
+  'public',
+  'timestamp',
+  'parent_id',
+  'root_id',
+  'tags',
+  'reply_order',
+  'default_outgoing',
+  'reply_ids',
+  'stitch_parent_ids',
+  'stitch_child_ids',
+  'channel_ids',
+  'is_saved',
+] as const;
+const PAGE = `skip limit has_more messages { ${MESSAGE_FIELDS.join(' ')} author { uid } }`;
+
+interface Page {
+  skip: number;
+  limit: number;
+  has_more: boolean;
+  messages: (Record<string, unknown> & { id: string; content: string; author: { uid: string } })[];
+}
+
+/** A REST page cut down to the fields PAGE selects. */
+function asSelected(page: Page): Page {
+  return {
+    ...page,
+    messages: page.messages.map((message) => ({
+      ...(Object.fromEntries(
+        MESSAGE_FIELDS.map((name) => [name, message[name]]),
+      ) as Page['messages'][number]),
+      author: { uid: message.author.uid },
+    })),
+  };
+}
 
 function gql<T>(token: string | undefined, query: string, variables: Record<string, unknown> = {}) {
   return api.graphql<T>(query, variables, { token });
@@ -56,7 +106,7 @@ describe('queries', () => {
   });
 
   it('when a member asks for a channel with members and messages, then both, newest message first', async () => {
-    const query = `query ($id: String!) { channel(id: $id) { id
+    const query = `query ($id: String!) { channel(channel_id: $id) { id
       members { uid user_tag is_admin joined_at user { uid user_tag } }
       messages(limit: 2) { skip limit has_more messages { id content channels { id is_admin } } } } }`;
     const data = dataOf(
@@ -91,16 +141,120 @@ describe('queries', () => {
   });
 
   it('when messages are asked with limit 0 or 101, then validation_error 422', async () => {
-    const query = `query ($id: String!, $limit: Int) { channel(id: $id) { messages(limit: $limit) { has_more } } }`;
+    const query = `query ($id: String!, $limit: Int) { channel(channel_id: $id) { messages(limit: $limit) { has_more } } }`;
     expectGqlError(await gql(bob.token, query, { id: channel.id, limit: 0 }), 'validation_error', 422);
     expectGqlError(await gql(bob.token, query, { id: channel.id, limit: 101 }), 'validation_error', 422);
   });
 
   it('when a non-member asks for the channel, then not_channel_member 403; an unknown one 404', async () => {
     const stranger = await registerUser(api);
-    const query = `query ($id: String!) { channel(id: $id) { id } }`;
+    const query = `query ($id: String!) { channel(channel_id: $id) { id } }`;
     expectGqlError(await gql(stranger.token, query, { id: channel.id }), 'not_channel_member', 403);
     expectGqlError(await gql(stranger.token, query, { id: '00000000' }), 'channel_not_found', 404);
+  });
+
+  it('when a member asks for channelMembers and channelMessages, then the answers equal GET /v1/channels/{channel_id}/members and /messages', async () => {
+    const query = `query ($channel_id: String!) {
+      channelMembers(channel_id: $channel_id) { members { uid user_tag is_admin joined_at } }
+      firstPage: channelMessages(channel_id: $channel_id) { ${PAGE} }
+      secondPage: channelMessages(channel_id: $channel_id, skip: 1, limit: 1) { ${PAGE} } }`;
+    const data = dataOf(
+      await gql<{ channelMembers: { members: Member[] }; firstPage: Page; secondPage: Page }>(
+        bob.token,
+        query,
+        {
+          channel_id: channel.id,
+        },
+      ),
+    );
+    const rest = async <T>(path: string) => {
+      const res = await api.request<T>('GET', path, { token: bob.token });
+      expect(res.status).toBe(200);
+      return res.body;
+    };
+    expect(data.channelMembers).toEqual(
+      await rest<{ members: Member[] }>(`/v1/channels/${channel.id}/members`),
+    );
+    expect(data.channelMembers.members.map((m) => [m.uid, m.is_admin])).toEqual([
+      [alice.uid, true],
+      [bob.uid, false],
+    ]);
+    expect(data.firstPage).toEqual(asSelected(await rest<Page>(`/v1/channels/${channel.id}/messages`)));
+    expect(data.firstPage).toMatchObject({ skip: 0, limit: 15, has_more: false });
+    expect(data.firstPage.messages.map((m) => m.id)).toEqual([...messageIds].reverse());
+    expect(data.secondPage).toEqual(
+      asSelected(await rest<Page>(`/v1/channels/${channel.id}/messages?skip=1&limit=1`)),
+    );
+    expect(data.secondPage).toMatchObject({ skip: 1, limit: 1, has_more: true });
+    expect(data.secondPage.messages.map((m) => m.content)).toEqual(['second']);
+  });
+
+  it('when channelMembers and channelMessages are refused, then with the status and code REST answers', async () => {
+    const [stranger, writeOnly] = await Promise.all([
+      registerUser(api),
+      registerWithScopes(api, ['messages.write']),
+    ]);
+    const own = await channelWith(api, alice, [writeOnly]);
+    const cases = [
+      {
+        who: 'a non-member',
+        token: stranger.token,
+        channelId: own.id,
+        status: 403,
+        code: 'not_channel_member',
+      },
+      {
+        who: 'a member without messages.read',
+        token: writeOnly.token,
+        channelId: own.id,
+        status: 403,
+        code: 'insufficient_scope',
+      },
+      {
+        who: 'anyone, for an unknown channel',
+        token: stranger.token,
+        channelId: '00000000',
+        status: 404,
+        code: 'channel_not_found',
+      },
+      {
+        who: 'a member, for a malformed id',
+        token: alice.token,
+        channelId: 'bad',
+        status: 422,
+        code: 'validation_error',
+      },
+      {
+        who: 'nobody signed in',
+        token: undefined,
+        channelId: own.id,
+        status: 401,
+        code: 'not_authenticated',
+      },
+    ];
+    for (const { who, token, channelId, status, code } of cases) {
+      for (const [route, field, selection] of [
+        ['members', 'channelMembers', 'members { uid }'],
+        ['messages', 'channelMessages', 'has_more'],
+      ] as const) {
+        const rest = await api.request<ErrorBody>('GET', `/v1/channels/${channelId}/${route}`, { token });
+        expect({ who, route, status: rest.status, code: rest.body.code }).toEqual({
+          who,
+          route,
+          status,
+          code,
+        });
+        const query = `query ($channel_id: String!) { ${field}(channel_id: $channel_id) { ${selection} } }`;
+        expectGqlError(await gql(token, query, { channel_id: channelId }), code, status);
+      }
+    }
+    // Paging is validated as on REST: limit 1–100.
+    const rest = await api.request<ErrorBody>('GET', `/v1/channels/${own.id}/messages?limit=101`, {
+      token: alice.token,
+    });
+    expect({ status: rest.status, code: rest.body.code }).toEqual({ status: 422, code: 'validation_error' });
+    const query = `query ($channel_id: String!) { channelMessages(channel_id: $channel_id, limit: 101) { has_more } }`;
+    expectGqlError(await gql(alice.token, query, { channel_id: own.id }), 'validation_error', 422);
   });
 
   it('when nobody is signed in, then not_authenticated 401', async () => {
@@ -123,7 +277,7 @@ describe('Message.channels', () => {
       body: { channel_ids: [bobs.id] },
     });
 
-    const query = `query ($id: String!) { message(id: $id) { channel_ids channels { id display_name } } }`;
+    const query = `query ($id: String!) { message(message_id: $id) { channel_ids channels { id display_name } } }`;
     type Data = { message: { channel_ids: string[]; channels: { id: string; display_name: string }[] } };
     const forAlice = dataOf(await gql<Data>(alice.token, query, { id: message.id }));
     expect(forAlice.message).toEqual({
@@ -155,7 +309,7 @@ describe('batching', () => {
       return read(name, params);
     };
     try {
-      const query = `query ($id: String!) { channel(id: $id) { messages(limit: 6) { messages { channels { id } } } } }`;
+      const query = `query ($id: String!) { channel(channel_id: $id) { messages(limit: 6) { messages { channels { id } } } } }`;
       const data = dataOf(
         await gql<{ channel: { messages: { messages: { channels: { id: string }[] }[] } } }>(
           alice.token,
@@ -176,12 +330,12 @@ describe('batching', () => {
 
 describe('mutations', () => {
   const CREATE = `mutation ($input: ChannelCreateInput!) { createChannel(input: $input) { ${CHANNEL} } }`;
-  const UPDATE = `mutation ($id: String!, $input: ChannelUpdateInput!) { updateChannel(id: $id, input: $input) { ${CHANNEL} } }`;
+  const UPDATE = `mutation ($id: String!, $input: ChannelUpdateInput!) { updateChannel(channel_id: $id, input: $input) { ${CHANNEL} } }`;
   const ADD = `mutation ($channel_id: String!, $input: ChannelMemberInput!) {
     addChannelMember(channel_id: $channel_id, input: $input) { uid user_tag is_admin joined_at } }`;
   const REMOVE = `mutation ($channel_id: String!, $uid: String!) {
     removeChannelMember(channel_id: $channel_id, uid: $uid) { channel_id uid removed } }`;
-  const DELETE = `mutation ($id: String!) { deleteChannel(id: $id) { id deleted } }`;
+  const DELETE = `mutation ($id: String!) { deleteChannel(channel_id: $id) { id deleted } }`;
   const SET = `mutation ($message_id: String!, $channel_ids: [String!]!) {
     setMessageChannels(message_id: $message_id, channel_ids: $channel_ids) { message_id channel_ids channels { id } } }`;
 

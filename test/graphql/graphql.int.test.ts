@@ -406,6 +406,32 @@ describe('API keys', () => {
     });
   });
 
+  it('when the deprecated aud, cnf and act are sent, then they are accepted and ignored, as on REST', async () => {
+    const user = await registerWriter(api, { apiAccess: true });
+    const { key } = await createKey(api, user.token);
+    const ignored = { aud: 'https://elsewhere.example', cnf: { jkt: 'thumbprint' }, act: { sub: 'someone' } };
+    const token = dataOf(
+      await gql<{ exchangeApiKey: Token }>(
+        EXCHANGE,
+        { input: { requested_permissions: 'messages.read', ...ignored } },
+        { apiKey: key },
+      ),
+    ).exchangeApiKey;
+    const session = dataOf(
+      await gql<{ session: { uid: string; permissions: string[] } }>(
+        `{ session { ${SESSION} } }`,
+        {},
+        { token: token.access_token },
+      ),
+    ).session;
+    expect(session).toMatchObject({ uid: user.uid, permissions: ['messages.read'] });
+    const rest = await api.request('POST', '/v1/auth/token', {
+      apiKey: key,
+      body: { requested_permissions: 'messages.read', ...ignored },
+    });
+    expect(rest.status).toBe(200);
+  });
+
   it('when exchangeApiKey is called without x-api-key, then missing_api_key 400', async () => {
     expectGqlError(await gql(EXCHANGE, { input: {} }), 'missing_api_key', 400);
   });

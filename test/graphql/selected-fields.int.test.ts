@@ -83,7 +83,7 @@ describe('GraphQL answers only what the query selects, with the values of the fu
   it('when replies are selected under a message loaded for plain fields, then each level loads what it needs', async () => {
     const data = await query<{
       message: { id: string; replies: { id: string; content: string; replies: { id: string }[] }[] };
-    }>(bob, `query($id: String!) { message(id: $id) { id replies { id content replies { id } } } }`, {
+    }>(bob, `query($id: String!) { message(message_id: $id) { id replies { id content replies { id } } } }`, {
       id: root.id,
     });
     expect(data.message).toEqual({

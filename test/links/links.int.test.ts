@@ -415,7 +415,7 @@ describe('GraphQL stitches', () => {
   it('when stitching, listing and unstitching over GraphQL, then the answers match REST', async () => {
     const [from, to] = [await postPublic(alice), await postPublic(carol)];
     const stitched = await api.graphql<{ stitch: LinkResponse }>(
-      `mutation ($f: String!, $t: String!) { stitch(from_id: $f, to_id: $t) { ${LINK} } }`,
+      `mutation ($f: String!, $t: String!) { stitch(message_id_from: $f, message_id_to: $t) { ${LINK} } }`,
       { f: from.id, t: to.id },
       { token: bob.token },
     );
@@ -452,7 +452,7 @@ describe('GraphQL stitches', () => {
     expect(notMine.body.data?.incomingLinks.messages).toEqual([]);
 
     const removed = await api.graphql<{ unstitch: LinkResponse }>(
-      `mutation ($f: String!, $t: String!) { unstitch(from_id: $f, to_id: $t) { ${LINK} } }`,
+      `mutation ($f: String!, $t: String!) { unstitch(message_id_from: $f, message_id_to: $t) { ${LINK} } }`,
       { f: from.id, t: to.id },
       { token: bob.token },
     );
@@ -470,7 +470,7 @@ describe('GraphQL stitches', () => {
     const codes = { 403: 'insufficient_scope', 404: 'message_not_found', 422: 'invalid_link' } as const;
     for (const [token, f, t, status] of cases) {
       const res = await api.graphql(
-        `mutation ($f: String!, $t: String!) { stitch(from_id: $f, to_id: $t) { linked } }`,
+        `mutation ($f: String!, $t: String!) { stitch(message_id_from: $f, message_id_to: $t) { linked } }`,
         { f, t },
         { token },
       );
@@ -480,7 +480,7 @@ describe('GraphQL stitches', () => {
       });
     }
     const unstitched = await api.graphql(
-      `mutation ($f: String!, $t: String!) { unstitch(from_id: $f, to_id: $t) { linked } }`,
+      `mutation ($f: String!, $t: String!) { unstitch(message_id_from: $f, message_id_to: $t) { linked } }`,
       { f: open.id, t: (await postPublic(alice)).id },
       { token: bob.token },
     );

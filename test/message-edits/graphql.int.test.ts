@@ -32,7 +32,7 @@ describe('GraphQL deleteMessage and deleteMessages', () => {
     const grandchild = await post(api, alice.token, { content: 'grandchild', parent_id: child.id });
     const res = await gql<{ deleteMessage: { deleted: string[] } }>(
       alice.token,
-      'mutation($id: String!) { deleteMessage(id: $id) { deleted } }',
+      'mutation($id: String!) { deleteMessage(message_id: $id) { deleted } }',
       { id: m.id },
     );
     expect(res.body.data?.deleteMessage).toEqual({ deleted: [m.id] });
@@ -50,7 +50,7 @@ describe('GraphQL deleteMessage and deleteMessages', () => {
     });
     const res = await gql(
       alice.token,
-      'mutation($id: String!) { deleteMessage(id: $id, delete_descendants: true) { deleted } }',
+      'mutation($id: String!) { deleteMessage(message_id: $id, delete_descendants: true) { deleted } }',
       { id: m.id },
     );
     expect(errorOf(res)).toEqual({ code: 'not_author', status: 403 });
@@ -64,7 +64,7 @@ describe('GraphQL deleteMessage and deleteMessages', () => {
       deleteMessages: { deleted: string[]; errors: { message_id: string; status: number }[] };
     }>(
       alice.token,
-      'mutation($ids: [String!]!) { deleteMessages(ids: $ids) { deleted errors { message_id status code detail } } }',
+      'mutation($ids: [String!]!) { deleteMessages(message_ids: $ids) { deleted errors { message_id status code detail } } }',
       { ids: [m.id, MISSING_ID] },
     );
     expect(res.body.data?.deleteMessages).toEqual({
@@ -76,7 +76,7 @@ describe('GraphQL deleteMessage and deleteMessages', () => {
   });
 
   it('when no credentials are sent, then not_authenticated 401', async () => {
-    const res = await gql(undefined, 'mutation { deleteMessage(id: "ffffffff") { deleted } }');
+    const res = await gql(undefined, 'mutation { deleteMessage(message_id: "ffffffff") { deleted } }');
     expect(errorOf(res)).toEqual({ code: 'not_authenticated', status: 401 });
   });
 });
@@ -89,10 +89,10 @@ describe('GraphQL author edits', () => {
     const res = await gql<Record<string, Record<string, unknown>>>(
       alice.token,
       `mutation($id: String!, $order: [String!], $next: String) {
-        pub: setMessagePublic(id: $id, public: true) { public }
-        subj: setSubject(id: $id, subject: "Plan") { subject }
-        order: setReplyOrder(id: $id, reply_order: $order) { reply_order replies { id } }
-        next: setDefaultOutgoing(id: $id, default_outgoing: $next) { default_outgoing }
+        pub: setMessagePublic(message_id: $id, public: true) { public }
+        subj: setSubject(message_id: $id, subject: "Plan") { subject }
+        order: setReplyOrder(message_id: $id, reply_order: $order) { reply_order replies { id } }
+        next: setDefaultOutgoing(message_id: $id, default_outgoing: $next) { default_outgoing }
       }`,
       { id: m.id, order: [r2.id, r1.id], next: r2.id },
     );
@@ -109,7 +109,7 @@ describe('GraphQL author edits', () => {
     const m = await post(api, alice.token, { content: 'x', subject: 'Set' });
     const subject = await gql(
       alice.token,
-      'mutation($id: String!) { setSubject(id: $id, subject: "Again") { id } }',
+      'mutation($id: String!) { setSubject(message_id: $id, subject: "Again") { id } }',
       {
         id: m.id,
       },
@@ -117,7 +117,7 @@ describe('GraphQL author edits', () => {
     expect(errorOf(subject)).toEqual({ code: 'subject_already_set', status: 400 });
     const order = await gql(
       alice.token,
-      'mutation($id: String!, $o: [String!]) { setReplyOrder(id: $id, reply_order: $o) { id } }',
+      'mutation($id: String!, $o: [String!]) { setReplyOrder(message_id: $id, reply_order: $o) { id } }',
       { id: m.id, o: [MISSING_ID] },
     );
     expect(errorOf(order)).toEqual({ code: 'invalid_reply_ids', status: 422 });
@@ -126,7 +126,7 @@ describe('GraphQL author edits', () => {
   it('when someone else sets public, then not_author 403; on an invisible message, then 404', async () => {
     const m = await post(api, alice.token, { content: 'x', recipients: [bob.tag] });
     const hidden = await post(api, alice.token, { content: 'hidden' });
-    const query = 'mutation($id: String!) { setMessagePublic(id: $id, public: true) { id } }';
+    const query = 'mutation($id: String!) { setMessagePublic(message_id: $id, public: true) { id } }';
     expect(errorOf(await gql(bob.token, query, { id: m.id }))).toEqual({ code: 'not_author', status: 403 });
     expect(errorOf(await gql(bob.token, query, { id: hidden.id }))).toEqual({
       code: 'message_not_found',
@@ -140,7 +140,7 @@ describe('GraphQL author edits', () => {
     const b = await post(api, botToken, { content: 'b', recipients: [manager.tag] });
     const res = await gql<{ setMessagesPublic: unknown }>(
       manager.token,
-      'mutation($ids: [String!]!) { setMessagesPublic(ids: $ids, public: true) { updated errors { message_id } } }',
+      'mutation($ids: [String!]!) { setMessagesPublic(message_ids: $ids, public: true) { updated errors { message_id } } }',
       { ids: [a.id, b.id] },
     );
     expect(res.body.data?.setMessagesPublic).toEqual({ updated: [a.id, b.id], errors: [] });
@@ -154,13 +154,13 @@ describe('GraphQL tags', () => {
     const n = await post(api, alice.token, { content: 'y', recipients: [bob.tag] });
     const one = await gql<{ setTags: { tags: string[] } }>(
       bob.token,
-      'mutation($id: String!, $tags: [String!]!) { setTags(id: $id, tags: $tags) { tags } }',
+      'mutation($id: String!, $tags: [String!]!) { setTags(message_id: $id, tags: $tags) { tags } }',
       { id: m.id, tags: [`${p}-One`] },
     );
     expect(one.body.data?.setTags.tags).toEqual([`${p}-one`]);
     const batch = await gql<{ setTagsBatch: unknown }>(
       bob.token,
-      'mutation($ids: [String!]!, $tags: [String!]!) { setTagsBatch(ids: $ids, tags: $tags) { updated errors { message_id } } }',
+      'mutation($ids: [String!]!, $tags: [String!]!) { setTagsBatch(message_ids: $ids, tags: $tags) { updated errors { message_id } } }',
       { ids: [n.id], tags: [`${p}-two`] },
     );
     expect(batch.body.data?.setTagsBatch).toEqual({ updated: [n.id], errors: [] });
@@ -172,7 +172,7 @@ describe('GraphQL tags', () => {
     const m = await post(api, alice.token, { content: 'x' });
     const res = await gql(
       alice.token,
-      'mutation($id: String!) { setTags(id: $id, tags: ["no way"]) { id } }',
+      'mutation($id: String!) { setTags(message_id: $id, tags: ["no way"]) { id } }',
       {
         id: m.id,
       },
@@ -191,8 +191,8 @@ describe('GraphQL read state and bookmarks', () => {
     }>(
       user.token,
       `mutation($id: String!) {
-        markRead(id: $id, read: true) { message_id read read_at }
-        bookmark(id: $id) { message_id saved saved_at }
+        markRead(message_id: $id, read: true) { message_id read read_at }
+        bookmark(message_id: $id) { message_id saved saved_at }
       }`,
       { id: m.id },
     );
@@ -219,7 +219,7 @@ describe('GraphQL read state and bookmarks', () => {
 
     const unsaved = await gql<{ unbookmark: unknown }>(
       user.token,
-      'mutation($id: String!) { unbookmark(id: $id) { message_id saved saved_at } }',
+      'mutation($id: String!) { unbookmark(message_id: $id) { message_id saved saved_at } }',
       { id: m.id },
     );
     expect(unsaved.body.data?.unbookmark).toEqual({ message_id: m.id, saved: false, saved_at: null });

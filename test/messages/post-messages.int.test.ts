@@ -323,7 +323,7 @@ describe('GraphQL postMessages and message', () => {
         recipients: { user: { uid: string } }[];
       };
     }>(
-      'query ($id: String!) { message(id: $id) { author { uid } replies { id parent { id } } recipients { user { uid } } } }',
+      'query ($id: String!) { message(message_id: $id) { author { uid } replies { id parent { id } } recipients { user { uid } } } }',
       { id: g1 },
       { token: alice.token },
     );
@@ -333,7 +333,7 @@ describe('GraphQL postMessages and message', () => {
       recipients: [{ user: { uid: bob.uid } }],
     });
     const asBob = await api.graphql<{ message: { replies: unknown[] } }>(
-      'query ($id: String!) { message(id: $id) { replies { id } } }',
+      'query ($id: String!) { message(message_id: $id) { replies { id } } }',
       { id: g1 },
       { token: bob.token },
     );
@@ -343,7 +343,7 @@ describe('GraphQL postMessages and message', () => {
   it('when the message is invisible, then the GraphQL error carries 404 message_not_found', async () => {
     const m = await postMessage(api, alice.token, { content: 'hidden' });
     const res = await api.graphql(
-      'query ($id: String!) { message(id: $id) { id } }',
+      'query ($id: String!) { message(message_id: $id) { id } }',
       { id: m.id },
       { token: carol.token },
     );

@@ -374,7 +374,7 @@ describe('BCC privacy', () => {
     expect(await uidsSeenBy(stranger, m.id)).toEqual([bob.uid, erin.uid].sort());
 
     const viaGraphql = await api.graphql<{ message: { recipients: { uid: string }[] } }>(
-      'query ($id: String!) { message(id: $id) { recipients { uid } } }',
+      'query ($id: String!) { message(message_id: $id) { recipients { uid } } }',
       { id: m.id },
       { token: erin.token },
     );

@@ -306,6 +306,28 @@ describe('GraphQL Query.searchMessages', () => {
     expect(anonymous.body.data!.byWords.messages.map((m) => m.id)).toEqual([open.id]);
   });
 
+  it('when `query` is used instead of `q` and `scope` is sent, then the alias works and scope is ignored, as on REST', async () => {
+    const w = word();
+    const m = await postMessage(api, alice.token, { content: `gql alias ${w}` });
+    const res = await api.graphql<{ alias: Page; both: Page }>(
+      `query($w: String!, $other: String!) {
+        alias: searchMessages(query: $w, scope: "everything") { ${FIELDS} }
+        both: searchMessages(q: $w, query: $other) { ${FIELDS} }
+      }`,
+      { w, other: word() },
+      { token: alice.token },
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data!.alias.messages.map((message) => message.id)).toEqual([m.id]);
+    const rest = (await search({ query: w, scope: 'everything' }, alice.token)).body;
+    expect(res.body.data!.alias).toEqual({
+      ...rest,
+      messages: rest.messages.map(({ id, content, tags }) => ({ id, content, tags })),
+    });
+    // q wins over query
+    expect(res.body.data!.both.messages.map((message) => message.id)).toEqual([m.id]);
+  });
+
   it('when arguments are missing or out of range, then the REST errors come back', async () => {
     const none = await api.graphql(`{ searchMessages { has_more } }`, {}, { token: alice.token });
     expect(none.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', status: 422 });

@@ -69,7 +69,7 @@ describe('GraphQL limits', () => {
     const levels = GRAPHQL_LIMITS.maxDepth + 10;
     const nested = 'parent { '.repeat(levels) + 'id' + ' }'.repeat(levels);
     expectRefused(
-      await query(`query($id: String!) { message(id: $id) { ${nested} } }`, { id: messageId }),
+      await query(`query($id: String!) { message(message_id: $id) { ${nested} } }`, { id: messageId }),
       /depth/i,
     );
   });
@@ -129,7 +129,7 @@ describe('GraphQL limits', () => {
       (_, i) =>
         `fragment F${i} on Message { ${i === 11 ? 'id' : `parent { ...F${i + 1} } replies { ...F${i + 1} }`} }`,
     ).join(' ');
-    const answer = await query(`query($id: String!) { message(id: $id) { ...F0 } } ${fragments}`, {
+    const answer = await query(`query($id: String!) { message(message_id: $id) { ...F0 } } ${fragments}`, {
       id: messageId,
     });
     expect(answer.status).toBeGreaterThanOrEqual(400);

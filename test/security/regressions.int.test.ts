@@ -125,7 +125,7 @@ describe('GraphQL', () => {
 
     const nested = 'thread { id '.repeat(5) + '}'.repeat(5);
     const res = await api.graphql<{ message: unknown }>(
-      `query($id: String!) { message(id: $id) { ${nested} } }`,
+      `query($id: String!) { message(message_id: $id) { ${nested} } }`,
       { id: rootId },
       { token: author.token },
     );
@@ -167,7 +167,7 @@ describe('GraphQL answer size', () => {
 
   it('when a thread is asked for inside its own thread, then 400 answer_too_large with one error and no data', async () => {
     const res = await api.graphql<{ message: unknown }>(
-      'query($id: String!) { message(id: $id) { thread { id thread { id } } } }',
+      'query($id: String!) { message(message_id: $id) { thread { id thread { id } } } }',
       { id: rootId },
       { token },
     );
@@ -179,7 +179,7 @@ describe('GraphQL answer size', () => {
 
   it('when the same thread is asked for once, then all of it comes back', async () => {
     const res = await api.graphql<{ message: { thread: { id: string }[] } }>(
-      'query($id: String!) { message(id: $id) { thread { id } } }',
+      'query($id: String!) { message(message_id: $id) { thread { id } } }',
       { id: rootId },
       { token },
     );
@@ -191,7 +191,7 @@ describe('GraphQL answer size', () => {
 
   it('when a list of messages each asks for its thread within the budget, then every item gets the same thread', async () => {
     const res = await api.graphql<{ message: { replies: { thread: { id: string }[] }[] } }>(
-      'query($id: String!) { message(id: $id) { replies { id thread { id } } } }',
+      'query($id: String!) { message(message_id: $id) { replies { id thread { id } } } }',
       { id: rootId },
       { token },
     );

@@ -108,7 +108,7 @@ beforeAll(async () => {
   expect(missing.status).toBe(404);
   missingBody = missing.body;
   const gql = await api.graphql(
-    'query($id: String!) { message(id: $id) { id } }',
+    'query($id: String!) { message(message_id: $id) { id } }',
     { id: '0000ffff' },
     {
       token: probe.token,
@@ -860,7 +860,7 @@ async function checkUser(world: World, viewer: number): Promise<void> {
   await pool(batches, 2, async (batch) => {
     const fields = batch
       .map(
-        (_, i) => `m${i}: message(id: $id${i}) { ${MESSAGE_FIELDS}
+        (_, i) => `m${i}: message(message_id: $id${i}) { ${MESSAGE_FIELDS}
            parent { id } replies { id } stitchParents { id } stitchChildren { id } thread { id } channels { id } }`,
       )
       .join('\n');
@@ -893,7 +893,7 @@ async function checkUser(world: World, viewer: number): Promise<void> {
   for (const id of sample(invisible, 2)) {
     const gql = await world.graphql<{ message: unknown }>(
       viewer,
-      'query($id: String!) { message(id: $id) { id } }',
+      'query($id: String!) { message(message_id: $id) { id } }',
       {
         id,
       },
@@ -1102,7 +1102,7 @@ async function checkAnonymous(world: World): Promise<void> {
   for (const id of ids.slice(0, 3)) {
     const res = await world.graphql<{ message: { id: string } }>(
       null,
-      'query($id: String!) { message(id: $id) { id } }',
+      'query($id: String!) { message(message_id: $id) { id } }',
       { id },
     );
     if (res.body.data?.message || !res.body.errors?.length)

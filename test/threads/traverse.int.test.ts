@@ -284,7 +284,7 @@ describe('visibility of walks', () => {
       const res = await api.graphql<{
         message: { thread: { id: string }[]; replies: { thread: { id: string }[] }[] };
       }>(
-        `query($id: String!) { message(id: $id) { thread { id } replies { thread { id } } } }`,
+        `query($id: String!) { message(message_id: $id) { thread { id } replies { thread { id } } } }`,
         { id: root.id },
         { token: cc.token },
       );

@@ -10,7 +10,7 @@ import { channelMembersLoader, loadChannels } from './channel-loader.js';
 import * as schemas from './channels.schemas.js';
 import { createChannel } from './create-channel.js';
 import { deleteChannel } from './delete-channel.js';
-import { addChannelMember, removeChannelMember } from './manage-channel-members.js';
+import { addChannelMember, listChannelMembers, removeChannelMember } from './manage-channel-members.js';
 import { listChannelMessages, listChannels, readChannel } from './read-channels.js';
 import { setMessageChannels } from './set-message-channels.js';
 import { updateChannel } from './update-channel.js';
@@ -25,15 +25,29 @@ export const channelsResolvers: IResolvers<unknown, GraphQLContext> = {
   Query: {
     channels: (_: unknown, __: Args, context: GraphQLContext) => listChannels(context.app, callerOf(context)),
     channel: (_: unknown, raw: Args, context: GraphQLContext) =>
-      readChannel(context.app, callerOf(context), channelId(raw.id)),
+      readChannel(context.app, callerOf(context), channelId(raw.channel_id)),
+    channelMembers: (_: unknown, raw: Args, context: GraphQLContext) =>
+      listChannelMembers(context.app, callerOf(context), channelId(raw.channel_id)),
+    channelMessages: (_: unknown, { channel_id, ...page }: Args, context: GraphQLContext) =>
+      listChannelMessages(
+        context.app,
+        callerOf(context),
+        channelId(channel_id),
+        args(schemas.ChannelMessagesQuery, withoutNulls(page)),
+      ),
   },
   Mutation: {
     createChannel: (_: unknown, { input }: Args, context: GraphQLContext) =>
       createChannel(context.app, callerOf(context), args(schemas.ChannelCreateInput, input)),
-    updateChannel: (_: unknown, { id, input }: Args, context: GraphQLContext) =>
-      updateChannel(context.app, callerOf(context), channelId(id), args(schemas.ChannelUpdateInput, input)),
-    deleteChannel: (_: unknown, { id }: Args, context: GraphQLContext) =>
-      deleteChannel(context.app, callerOf(context), channelId(id)),
+    updateChannel: (_: unknown, { channel_id, input }: Args, context: GraphQLContext) =>
+      updateChannel(
+        context.app,
+        callerOf(context),
+        channelId(channel_id),
+        args(schemas.ChannelUpdateInput, input),
+      ),
+    deleteChannel: (_: unknown, { channel_id }: Args, context: GraphQLContext) =>
+      deleteChannel(context.app, callerOf(context), channelId(channel_id)),
     addChannelMember: (_: unknown, raw: Args, context: GraphQLContext) =>
       addChannelMember(
         context.app,

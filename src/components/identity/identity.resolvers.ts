@@ -1,5 +1,6 @@
 // GraphQL fields of the auth area; each calls the same use case as its REST route (see identity.rest.ts).
 import type { IResolvers } from '@graphql-tools/utils';
+import { JSONResolver } from 'graphql-scalars';
 import type { GraphQLContext } from '../../platform/graphql/graphql-context.js';
 import { args, callerOf, limitAuth } from '../../platform/graphql/resolver-helpers.js';
 import { changePassword } from './change-password.js';
@@ -16,6 +17,8 @@ import { deliverToken, toTokenResponse } from './token-cookie.js';
 type Args = Record<string, unknown>;
 
 export const identityResolvers: IResolvers<unknown, GraphQLContext> = {
+  // TokenRequest's deprecated aud, cnf and act take any JSON value, accepted and ignored as on REST.
+  JSON: JSONResolver,
   Query: {
     session: (_: unknown, __: Args, context: GraphQLContext) => readSession(context.app, callerOf(context)),
     apiKeys: async (_: unknown, __: Args, context: GraphQLContext) =>

@@ -1,6 +1,6 @@
 // GraphQL fields of stitches, each calling the same use case as its REST route (links.rest.ts):
 //   Query.incomingLinks / Query.outgoingLinks   GET /v1/links/messages/{message_id}/incoming|outgoing
-//   Mutation.stitch / Mutation.unstitch         POST / DELETE /v1/links/messages/{from}/{to}
+//   Mutation.stitch / Mutation.unstitch         POST / DELETE /v1/links/messages/{message_id_from}/{message_id_to}
 import type { IResolvers } from '@graphql-tools/utils';
 import type { GraphQLContext } from '../../platform/graphql/graphql-context.js';
 import { args, callerOf } from '../../platform/graphql/resolver-helpers.js';
@@ -13,7 +13,7 @@ import { stitchMessages, unstitchMessages } from './manage-stitches.js';
 type Args = Record<string, unknown>;
 
 function linkParams(raw: Args): LinkParams {
-  return args(LinkParams, { message_id_from: raw.from_id, message_id_to: raw.to_id });
+  return args(LinkParams, { message_id_from: raw.message_id_from, message_id_to: raw.message_id_to });
 }
 
 function listLinks(direction: LinkDirection) {

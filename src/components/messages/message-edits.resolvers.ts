@@ -19,9 +19,9 @@ import { setMessageTags, setMessagesTags } from './set-tags.js';
 
 type Args = Record<string, unknown>;
 
-/** The message id argument (`id`), validated like the REST path parameter. */
+/** The message id argument (`message_id`), validated like the REST path parameter. */
 function messageId(raw: Args): string {
-  return args(MessageIdParam, { message_id: raw.id }).message_id;
+  return args(MessageIdParam, { message_id: raw.message_id }).message_id;
 }
 
 /** GraphQL sends an explicit null for an omitted optional argument; zod defaults want undefined. */
@@ -49,7 +49,7 @@ export const messageEditsResolvers: IResolvers<unknown, GraphQLContext> = {
       ),
     deleteMessages: (_: unknown, raw: Args, context: GraphQLContext) => {
       const input = args(schemas.BatchDeleteBody, {
-        message_ids: raw.ids,
+        message_ids: raw.message_ids,
         delete_descendants: given(raw.delete_descendants),
       });
       return deleteMessagesBatch(context.app, callerOf(context), input.message_ids, input.delete_descendants);
@@ -62,7 +62,7 @@ export const messageEditsResolvers: IResolvers<unknown, GraphQLContext> = {
         args(schemas.PublicBody, { public: raw.public }).public,
       ),
     setMessagesPublic: (_: unknown, raw: Args, context: GraphQLContext) => {
-      const input = args(schemas.BatchPublicBody, { message_ids: raw.ids, public: raw.public });
+      const input = args(schemas.BatchPublicBody, { message_ids: raw.message_ids, public: raw.public });
       return setMessagesPublic(context.app, callerOf(context), input.message_ids, input.public);
     },
     setSubject: (_: unknown, raw: Args, context: GraphQLContext) =>
@@ -80,7 +80,7 @@ export const messageEditsResolvers: IResolvers<unknown, GraphQLContext> = {
         args(schemas.TagsBody, { tags: raw.tags }).tags,
       ),
     setTagsBatch: (_: unknown, raw: Args, context: GraphQLContext) => {
-      const input = args(schemas.BatchTagsBody, { message_ids: raw.ids, tags: raw.tags });
+      const input = args(schemas.BatchTagsBody, { message_ids: raw.message_ids, tags: raw.tags });
       return setMessagesTags(context.app, callerOf(context), input.message_ids, input.tags);
     },
     setReplyOrder: (_: unknown, raw: Args, context: GraphQLContext) =>

@@ -31,7 +31,11 @@ export const messagesResolvers: IResolvers<unknown, GraphQLContext> = {
   JSONObject: JSONObjectResolver,
   Query: {
     message: (_: unknown, raw: Args, context: GraphQLContext) =>
-      readMessage(context.app, callerOf(context), args(MessageIdParam, { message_id: raw.id }).message_id),
+      readMessage(
+        context.app,
+        callerOf(context),
+        args(MessageIdParam, { message_id: raw.message_id }).message_id,
+      ),
   },
   Mutation: {
     postMessages: (_: unknown, raw: Args, context: GraphQLContext) => post(raw, context, 'post'),
