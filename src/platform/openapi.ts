@@ -73,4 +73,17 @@ function dropNullFromParameter(parameter: unknown): void {
   }
 }
 
+/**
+ * The alternatives of a rule such as "exactly one of user_tag or uid", for `.openapi({ oneOf })` (or
+ * `anyOf` for "at least one"): zod-to-openapi drops refines, so a schema states such a rule itself.
+ * Each alternative requires one property and names it (`{}`: any value; the object's own `properties`
+ * still apply). Naming it keeps Redocly's no-required-schema-properties-undefined quiet where the object
+ * sits inside a union, and makes openapi-typescript type the alternatives as `{user_tag: unknown} | …`.
+ */
+export function eachRequired(
+  ...names: string[]
+): { required: string[]; properties: Record<string, Record<string, never>> }[] {
+  return names.map((name) => ({ required: [name], properties: { [name]: {} } }));
+}
+
 export { z };

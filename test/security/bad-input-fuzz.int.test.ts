@@ -221,9 +221,10 @@ const BAD_PATH_VALUES: [string, string][] = [
 
 function typesOf(schema: Schema): string[] {
   const s = resolve(schema);
+  // A typed schema's oneOf/anyOf only narrows it (exactly one of user_tag or uid), it adds no type.
+  if (s.type !== undefined) return Array.isArray(s.type) ? s.type : [s.type];
   if (s.anyOf || s.oneOf) return (s.anyOf ?? s.oneOf)!.flatMap(typesOf);
-  if (s.type === undefined) return ['any'];
-  return Array.isArray(s.type) ? s.type : [s.type];
+  return ['any'];
 }
 
 function jsonType(value: unknown): string {
@@ -277,8 +278,18 @@ function skeleton(schema: Schema): Record<string, unknown> {
 
 function objectVariants(schema: Schema): Schema[] {
   const s = resolve(schema);
+  // An object with its own properties is one shape; a oneOf beside them only narrows it.
+  if (s.properties) return [s];
   if (s.anyOf || s.oneOf) return (s.anyOf ?? s.oneOf)!.map(resolve).filter((v) => v.properties);
-  return s.properties ? [s] : [];
+  return [];
+}
+
+/**
+ * A string outside a pattern, for the "not the pattern" cases: the usual one, or a blank for a
+ * pattern that admits it (`\S`, "not blank"); undefined when the pattern admits both.
+ */
+function outsidePattern(pattern: string): string | undefined {
+  return ['\u0000 zz', ' '].find((value) => !new RegExp(pattern, 'u').test(value));
 }
 
 // ---------------------------------------------------------------- cases
@@ -507,7 +518,8 @@ function bodyCases(op: Operation): Case[] {
         if (property.minLength !== undefined && property.minLength > 0)
           cases.push(jsonCase(op, `${name}: empty string`, with_(''), true));
         if (property.enum) cases.push(jsonCase(op, `${name}: outside the enum`, with_('bogus'), true));
-        if (property.pattern) cases.push(jsonCase(op, `${name}: not the pattern`, with_('\u0000 zz'), true));
+        const outside = property.pattern === undefined ? undefined : outsidePattern(property.pattern);
+        if (outside !== undefined) cases.push(jsonCase(op, `${name}: not the pattern`, with_(outside), true));
         for (const [label, value] of ODD_STRINGS)
           cases.push(jsonCase(op, `${name}: ${label}`, with_(value), false));
       }

@@ -11,12 +11,18 @@ export const METRICS_MAX_LIMIT = 10_000;
 const CalendarDay = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD')
-  .refine((value) => DateTime.fromISO(value, { zone: 'utc' }).isValid, 'must be a real calendar date');
+  .refine((value) => DateTime.fromISO(value, { zone: 'utc' }).isValid, 'must be a real calendar date')
+  // The refine is invisible to the document; `date` (RFC 3339 full-date) states it.
+  .openapi({ format: 'date' });
 
 export const MessagesPerDayQuery = z
   .object({
-    from_date: CalendarDay.optional().openapi({ description: 'First UTC day counted (inclusive).' }),
-    to_date: CalendarDay.optional().openapi({ description: 'Last UTC day counted (inclusive).' }),
+    from_date: CalendarDay.optional().openapi({
+      description: 'First UTC day counted (inclusive). Must not be after `to_date` (422 otherwise).',
+    }),
+    to_date: CalendarDay.optional().openapi({
+      description: 'Last UTC day counted (inclusive). Must not be before `from_date` (422 otherwise).',
+    }),
     limit: queryInteger({ min: 1, max: METRICS_MAX_LIMIT })
       .default(1000)
       .openapi({ description: `Rows answered, 1–${METRICS_MAX_LIMIT}.` }),

@@ -1,5 +1,5 @@
 // Shapes of channel input and output (they validate requests and feed the OpenAPI document).
-import { z } from '../../platform/openapi.js';
+import { eachRequired, z } from '../../platform/openapi.js';
 import { MessageId, pageQuery } from '../messages/messages.schemas.js';
 import { Uid, UserTag } from '../users/users.schemas.js';
 
@@ -64,7 +64,9 @@ export const ChannelMemberInput = z
       .string()
       .transform((tag) => tag.replace(/^@/, ''))
       .pipe(UserTag)
-      .optional(),
+      .optional()
+      // The pipe hides the rule from zod-to-openapi; this states it, with the optional leading @.
+      .openapi({ type: 'string', pattern: '^@?[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$', example: 'bob' }),
     uid: Uid.optional(),
     is_admin: z.boolean().optional().openapi({
       description: 'Default false for a new member; an existing member keeps its flag unless this is sent.',
@@ -72,7 +74,10 @@ export const ChannelMemberInput = z
   })
   .strict()
   .refine((m) => (m.user_tag === undefined) !== (m.uid === undefined), 'give exactly one of user_tag or uid')
-  .openapi('ChannelMemberAddRequest');
+  .openapi('ChannelMemberAddRequest', {
+    description: 'Exactly one of `user_tag` or `uid` (422 for both or neither).',
+    oneOf: eachRequired('user_tag', 'uid'),
+  });
 export type ChannelMemberInput = z.infer<typeof ChannelMemberInput>;
 
 export const ChannelMemberRemoved = z

@@ -1,23 +1,43 @@
 // Shapes of contact verification and password reset (validation and OpenAPI). Fields are plain
 // strings here: a malformed email, phone, URL or code is the spec's 400 (invalid_email, …), which the
-// use cases answer, rather than the schema's 422.
-import { z } from '../../platform/openapi.js';
-import { Password } from '../identity/identity.schemas.js';
+// use cases answer, rather than the schema's 422. The document still states each format (through
+// .openapi only, so validation is unchanged): contact-values.ts holds the rules it describes.
+import { eachRequired, z } from '../../platform/openapi.js';
+import { NewPassword } from '../identity/identity.schemas.js';
 
-const EmailField = z.string().max(320).openapi({ example: 'ada@example.com' });
-const PhoneField = z.string().max(40).openapi({
-  description: 'E.164, e.g. +14155552671 (spaces and dashes are dropped).',
-  example: '+14155552671',
+const EmailField = z.string().max(320).openapi({
+  format: 'email',
+  description: 'An email address (400 invalid_email otherwise).',
+  example: 'ada@example.com',
 });
-const UrlField = z
+
+/** Separators normalizePhone drops before it checks the E.164 form. */
+const PHONE_SEPARATORS = '[\\s().-]*';
+/** `+`, a digit 1–9 and 1–14 more digits, with separators anywhere (contact-values.ts normalizePhone). */
+const PHONE_PATTERN = `^${PHONE_SEPARATORS}\\+${PHONE_SEPARATORS}[1-9](?:${PHONE_SEPARATORS}[0-9]){1,14}${PHONE_SEPARATORS}$`;
+const PhoneField = z
   .string()
-  .max(2048)
-  .openapi({ description: 'An http(s) URL without user:password.', example: 'https://bot.example.com/hook' });
+  .max(40)
+  .openapi({
+    pattern: PHONE_PATTERN,
+    description:
+      'E.164, e.g. +14155552671; spaces, dashes, dots and parentheses are dropped first. The number must ' +
+      'also exist in its numbering plan. Otherwise 400 invalid_phone.',
+    example: '+14155552671',
+  });
+const UrlField = z.string().max(2048).openapi({
+  format: 'uri',
+  description: 'An http(s) URL with a host and without user:password (400 invalid_endpoint otherwise).',
+  example: 'https://bot.example.com/hook',
+});
 const CodeField = z
   .string()
   .max(32)
   .openapi({ description: 'The 6-digit code that was sent.', example: '042917' });
-const TagField = z.string().max(64).openapi({ description: 'With or without a leading @.' });
+const TagField = z
+  .string()
+  .max(64)
+  .openapi({ description: 'With or without a leading @; blank (or only @) counts as absent.' });
 
 export const EmailChallengeInput = z.object({ email: EmailField }).strict().openapi('EmailChallengeRequest');
 export const EmailVerifyInput = z
@@ -59,10 +79,21 @@ export const VerificationResponse = z
   .openapi('VerificationResponse');
 export type VerificationResponse = z.infer<typeof VerificationResponse>;
 
+/**
+ * The account of a reset: `email`, `user_tag` or both (reset-password.ts parseTarget answers 400
+ * missing_field with neither). The anyOf sits inside allOf, which means the same in JSON Schema:
+ * openapi-typescript reads an anyOf beside `properties` as "the object or an alternative", which
+ * would let the SDK's type drop `code`; inside allOf the type is "the object and an alternative".
+ */
+const ACCOUNT_NAMED = { anyOf: eachRequired('email', 'user_tag') };
+
 export const PasswordResetRequestInput = z
   .object({ email: EmailField.optional(), user_tag: TagField.optional() })
   .strict()
-  .openapi('PasswordResetRequestBody', { description: 'Give `email` or `user_tag` (or both).' });
+  .openapi('PasswordResetRequestBody', {
+    description: 'Give `email` or `user_tag`, or both (400 missing_field with neither).',
+    allOf: [ACCOUNT_NAMED],
+  });
 export type PasswordResetRequestInput = z.infer<typeof PasswordResetRequestInput>;
 
 export const PasswordResetInput = z
@@ -70,11 +101,14 @@ export const PasswordResetInput = z
     email: EmailField.optional(),
     user_tag: TagField.optional(),
     code: CodeField,
-    new_password: Password,
+    new_password: NewPassword,
   })
   .strict()
   .openapi('PasswordResetBody', {
-    description: 'The account as in the request (`email` or `user_tag`), the code and the new password.',
+    description:
+      'The account as in the request (`email` or `user_tag`, or both; 400 missing_field with neither), ' +
+      'the code and the new password.',
+    allOf: [ACCOUNT_NAMED],
   });
 export type PasswordResetInput = z.infer<typeof PasswordResetInput>;
 

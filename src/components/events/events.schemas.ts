@@ -108,9 +108,14 @@ export const NotificationPage = z
       'no longer show you anything were passed over); with `has_more` false it is the position now.',
   });
 
-export const PingRequest = z.object({ recipients: RecipientList }).openapi('PingRequest', {
-  description: 'Who to ping: user tags, "uid:<uid>" strings, or recipient objects ({user_tag | uid}).',
-});
+export const PingRequest = z
+  // An empty list is the use case's 400 missing_field, not the schema's 422.
+  .object({
+    recipients: RecipientList.openapi({ minItems: 1, description: 'At least one (400 otherwise).' }),
+  })
+  .openapi('PingRequest', {
+    description: 'Who to ping: user tags, "uid:<uid>" strings, or recipient objects ({user_tag | uid}).',
+  });
 export type PingRequest = z.infer<typeof PingRequest>;
 
 export const PingResponse = z

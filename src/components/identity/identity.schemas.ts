@@ -1,8 +1,14 @@
 // Shapes of the auth endpoints' input and output (validation and OpenAPI).
-import { z } from '../../platform/openapi.js';
+import { eachRequired, z } from '../../platform/openapi.js';
 import { SCOPES, parseScopeList } from '../../platform/auth/scopes.js';
 import { Uid, UserTag } from '../users/users.schemas.js';
-import { MAX_PASSWORD_BYTES, fitsBcrypt } from './passwords.js';
+import { MAX_PASSWORD_BYTES, MIN_PASSWORD_LENGTH, fitsBcrypt } from './passwords.js';
+
+/**
+ * What parseScopeList accepts, for the document (the refine below is invisible to it): known scope
+ * names separated by whitespace, blanks around them allowed.
+ */
+const SCOPE_LIST_PATTERN = `^\\s*(?:(?:${SCOPES.map((scope) => scope.replaceAll('.', '\\.')).join('|')})(?:\\s+|$))*$`;
 
 /** A space-delimited scope string; unknown scope names are a validation error. */
 export const ScopeString = z
@@ -13,7 +19,11 @@ export const ScopeString = z
     if (unknown.length > 0)
       ctx.addIssue({ code: 'custom', message: `unknown scopes: ${unknown.join(', ')}` });
   })
-  .openapi({ description: `Space-delimited scopes, of: ${SCOPES.join(', ')}`, example: 'messages.read' });
+  .openapi({
+    description: `Space-delimited scopes, of: ${SCOPES.join(', ')}. Any other name is 422.`,
+    pattern: SCOPE_LIST_PATTERN,
+    example: 'messages.read',
+  });
 
 export const TokenResponse = z
   .object({
@@ -46,7 +56,10 @@ export const KeyCreateInput = z
         (value) => Number.isNaN(Date.parse(value)) || Date.parse(value) > Date.now(),
         'must be in the future',
       )
-      .optional(),
+      .optional()
+      .openapi({
+        description: 'When the key stops working; must be in the future (422 otherwise). Absent: never.',
+      }),
   })
   .strict()
   .openapi('KeyCreateInput');
@@ -105,10 +118,25 @@ export const Password = z
   .string()
   .refine(fitsBcrypt, { message: `at most ${MAX_PASSWORD_BYTES} bytes in UTF-8` })
   .openapi({
+    // Every character takes at least one byte, so this bound is implied by the byte limit.
+    maxLength: MAX_PASSWORD_BYTES,
     description:
       `At most ${MAX_PASSWORD_BYTES} bytes in UTF-8 (72 ASCII characters, fewer with accents or emoji). ` +
       'bcrypt ignores anything past 72 bytes, so longer passwords are refused with 422 rather than cut.',
   });
+
+/**
+ * A password being set (register, change, reset). It validates exactly as Password: the use case
+ * answers 400 weak_password for a short or common one (assertStrongPassword), and the document
+ * states the length here. Sign-in takes any length, so it keeps Password.
+ */
+export const NewPassword = Password.openapi({
+  minLength: MIN_PASSWORD_LENGTH,
+  description:
+    `At least ${MIN_PASSWORD_LENGTH} characters and not a common password (400 weak_password otherwise); ` +
+    `at most ${MAX_PASSWORD_BYTES} bytes in UTF-8 (72 ASCII characters, fewer with accents or emoji). ` +
+    'bcrypt ignores anything past 72 bytes, so longer passwords are refused with 422 rather than cut.',
+});
 
 export const LoginInput = z
   .object({
@@ -121,17 +149,20 @@ export const LoginInput = z
     message: 'give exactly one of user_tag or email',
     path: ['user_tag'],
   })
-  .openapi('PasswordLoginRequest');
+  .openapi('PasswordLoginRequest', {
+    description: 'Exactly one of `user_tag` or `email` (422 for both or neither), and the password.',
+    oneOf: eachRequired('user_tag', 'email'),
+  });
 
 export const PasswordChangeInput = z
-  .object({ current_password: Password, new_password: Password })
+  .object({ current_password: Password, new_password: NewPassword })
   .strict()
   .openapi('PasswordChangeRequest');
 
 export const RegisterInput = z
   .object({
     user_tag: UserTag,
-    password: Password,
+    password: NewPassword,
     email: z.email().max(254).optional(),
     display_name: z.string().trim().min(1).max(100).optional(),
   })

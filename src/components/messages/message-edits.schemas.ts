@@ -1,7 +1,14 @@
 // Shapes of the message edit operations (deletion, public flag, subject, tags, reply order,
 // default outgoing, read state, bookmarks): validation and OpenAPI, shared by REST and GraphQL.
 import { z } from '../../platform/openapi.js';
-import { MessageId, QueryBoolean, SUBJECT_MAX, TagList, pageQuery } from './messages.schemas.js';
+import {
+  MessageId,
+  NOT_BLANK_PATTERN,
+  QueryBoolean,
+  SUBJECT_MAX,
+  TagList,
+  pageQuery,
+} from './messages.schemas.js';
 
 export const MAX_BATCH_IDS = 100;
 /** A reply_order longer than this cannot name distinct children of any sane message. */
@@ -55,7 +62,14 @@ export const BatchPublicBody = z
   .openapi('BatchSetPublicRequest');
 
 export const SubjectBody = z
-  .object({ subject: z.string().trim().max(SUBJECT_MAX) })
+  .object({
+    subject: z
+      .string()
+      .trim()
+      .max(SUBJECT_MAX)
+      // The blank check is set-subject.ts's 400; the document states it.
+      .openapi({ pattern: NOT_BLANK_PATTERN, description: 'Not blank (400 otherwise); trimmed.' }),
+  })
   .strict()
   .openapi('UpdateSubjectRequest');
 

@@ -1,5 +1,5 @@
 // Shapes of message input and output (validation and OpenAPI).
-import { z } from '../../platform/openapi.js';
+import { eachRequired, z } from '../../platform/openapi.js';
 import { queryInteger } from '../../platform/query-integer.js';
 
 export const MessageId = z.string().regex(/^[0-9a-f]{8}$/, 'must be 8 lowercase hex characters');
@@ -10,6 +10,11 @@ export const MAX_ITEMS_PER_POST = 100;
 export const MAX_RECIPIENTS = 100;
 export const MAX_TAGS = 32;
 export const SUBJECT_MAX = 72;
+/**
+ * A subject is trimmed and must keep a character: in the document, "holds a non-whitespace
+ * character" (JSON Schema patterns are not anchored; \s and String.prototype.trim agree on whitespace).
+ */
+export const NOT_BLANK_PATTERN = '\\S';
 
 /** Tags: 1–64 of [A-Za-z0-9_.:/-], stored lower-case. */
 export const Tag = z
@@ -32,7 +37,9 @@ const RecipientObject = z
     notify: z.boolean().default(true).openapi({ description: 'Input only: whether a notification is sent.' }),
   })
   .strict()
-  .refine((r) => (r.user_tag === undefined) !== (r.uid === undefined), 'give exactly one of user_tag or uid');
+  .refine((r) => (r.user_tag === undefined) !== (r.uid === undefined), 'give exactly one of user_tag or uid')
+  // The refine is invisible to the document; this states it.
+  .openapi({ oneOf: eachRequired('user_tag', 'uid') });
 
 export const RecipientInput = z
   .union([z.string().min(1).max(70), RecipientObject])
@@ -58,7 +65,14 @@ const messageInputShape = {
   public: z.boolean().default(false),
   tags: TagList.default([]),
   files: z.array(FileRef).max(20).default([]),
-  subject: z.string().trim().min(1).max(SUBJECT_MAX).nullable().optional(),
+  subject: z
+    .string()
+    .trim()
+    .min(1)
+    .max(SUBJECT_MAX)
+    .nullable()
+    .optional()
+    .openapi({ pattern: NOT_BLANK_PATTERN, description: 'Not blank; trimmed.' }),
   channel_ids: z.array(MessageId).max(20).default([]),
   audience: z
     .enum(['parent'])

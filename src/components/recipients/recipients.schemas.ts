@@ -1,10 +1,20 @@
 // Shapes of recipient add/remove requests and answers (validation and OpenAPI).
-import { z } from '../../platform/openapi.js';
+import { eachRequired, z } from '../../platform/openapi.js';
 import { MessageId, RecipientList } from '../messages/messages.schemas.js';
 
 export const MAX_MESSAGE_IDS = 100;
 
 const MessageIds = z.array(MessageId).max(MAX_MESSAGE_IDS);
+
+/**
+ * The messages of a recipients change: `message_id`, a non-empty `message_ids`, or both
+ * (add-recipients.ts namedMessageIds answers 400 missing_field otherwise). Inside allOf for the reason
+ * contacts.schemas.ts gives for ACCOUNT_NAMED.
+ */
+const [oneId, someIds] = eachRequired('message_id', 'message_ids');
+const MESSAGES_NAMED = {
+  anyOf: [oneId!, { ...someIds!, properties: { message_ids: { minItems: 1 } } }],
+};
 
 export const PROPAGATION_STRATEGIES = ['NONE', 'ANCESTORS', 'TREE'] as const;
 export type PropagationStrategy = (typeof PROPAGATION_STRATEGIES)[number];
@@ -14,8 +24,10 @@ export const AddRecipientsBody = z
     message_id: MessageId.optional(),
     message_ids: MessageIds.optional(),
     recipients: RecipientList.openapi({
+      // An empty list is the use case's 400 missing_field, not the schema's 422.
+      minItems: 1,
       description:
-        'At least one: "tag", "@tag", "uid:<uid>", or {user_tag | uid, public = true, notify = true}.',
+        'At least one (400 otherwise): "tag", "@tag", "uid:<uid>", or {user_tag | uid, public = true, notify = true}.',
     }),
     propagation: z
       .object({ strategy: z.enum(PROPAGATION_STRATEGIES).default('NONE') })
@@ -30,7 +42,10 @@ export const AddRecipientsBody = z
       }),
   })
   .strict()
-  .openapi('AddRecipientsRequest');
+  .openapi('AddRecipientsRequest', {
+    description: 'Give `message_id`, a non-empty `message_ids`, or both (400 missing_field otherwise).',
+    allOf: [MESSAGES_NAMED],
+  });
 export type AddRecipientsBody = z.infer<typeof AddRecipientsBody>;
 
 export const RemoveRecipientsBody = z
@@ -41,7 +56,10 @@ export const RemoveRecipientsBody = z
     propagate_to_descendants: z.boolean().default(false),
   })
   .strict()
-  .openapi('RemoveRecipientsRequest');
+  .openapi('RemoveRecipientsRequest', {
+    description: 'Give `message_id`, a non-empty `message_ids`, or both (400 missing_field otherwise).',
+    allOf: [MESSAGES_NAMED],
+  });
 export type RemoveRecipientsBody = z.infer<typeof RemoveRecipientsBody>;
 
 export const RecipientChange = z

@@ -15,7 +15,7 @@ import {
   findSimilarMessages,
 } from './find-similar-messages.js';
 import { searchMessages } from './search-messages.js';
-import { SearchQuery, SimilarMessages, SimilarQuery } from './search.schemas.js';
+import { SEARCH_NEEDS, SearchQuery, SimilarMessages, SimilarQuery } from './search.schemas.js';
 import { SIMILARITY_FORMULA } from './similarity.js';
 
 const TAG = 'search';
@@ -45,7 +45,8 @@ export function mountSearchRoutes(routes: RouteTable, ctx: AppContext): void {
     summary: 'Search messages',
     description:
       'Messages you may see that match a content query (`q`, alias `query`), tags (`tags` with ' +
-      '`match=any|all`), or both (both must hold). Content: the text is taken as plain words, never as ' +
+      `\`match=any|all\`), or both (both must hold). ${SEARCH_NEEDS} ` +
+      'Content: the text is taken as plain words, never as ' +
       'Lucene syntax (operators, quotes, brackets, wildcards have no effect): each whitespace-separated ' +
       'piece must occur in the content, split into words the way the content is (Unicode word ' +
       'boundaries, compared lower-case, no stemming; a piece of several words must occur as those ' +
@@ -55,8 +56,8 @@ export function mountSearchRoutes(routes: RouteTable, ctx: AppContext): void {
       '(lower-cased, counted as substrings of the content), then newest first; the order depends only on ' +
       'the matching messages you may see, never on statistics of other messages. Tags are ' +
       'matched exactly (a full-text index keeps each tag as one term). Tags only: ' +
-      'ordered by how many of the given tags a message carries, then newest first. Without `q`/`query` ' +
-      'and without tags the answer is 422. `scope` is deprecated: accepted and ignored. No ' +
+      'ordered by how many of the given tags a message carries, then newest first. ' +
+      '`scope` is deprecated: accepted and ignored. No ' +
       'authentication needed: anonymous callers search public messages only; a signed-in caller needs ' +
       '`messages.read` and searches every message they may see. Paginated (default limit 15).',
     auth: 'optional',

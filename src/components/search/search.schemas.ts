@@ -10,6 +10,13 @@ export const MAX_QUERY_CHARS = 1000;
 const Text = z.string().max(MAX_QUERY_CHARS);
 
 /**
+ * The rule of the superRefine below, which JSON Schema cannot state across query parameters: the
+ * document says it on each of them and on the operation (search.rest.ts).
+ */
+export const SEARCH_NEEDS =
+  'Give at least one of `q`, `query` (not blank) or `tags` (at least one tag); with none of them the answer is 422.';
+
+/**
  * Tags as `a,b,c`, as a repeated parameter, or (GraphQL) as a list; each piece is trimmed, empty
  * pieces are dropped, and every tag is validated and lower-cased like a message's tags.
  */
@@ -26,7 +33,7 @@ const SearchTags = z
     type: 'string',
     description:
       'Comma-separated tags (1–64 of A-Z a-z 0-9 _ . : / -, compared lower-case; at most 32). ' +
-      'See `match`.',
+      `See \`match\`. ${SEARCH_NEEDS}`,
     example: 'release,urgent',
   });
 
@@ -41,9 +48,11 @@ export const SearchQuery = z
     q: Text.optional().openapi({
       description:
         'Words to find in the content, taken as plain words (Lucene syntax in it has no effect): every ' +
-        'whitespace-separated piece must occur. At most 1000 characters.',
+        `whitespace-separated piece must occur. At most 1000 characters. ${SEARCH_NEEDS}`,
     }),
-    query: Text.optional().openapi({ description: 'Alias of `q`; `q` wins when both are given.' }),
+    query: Text.optional().openapi({
+      description: `Alias of \`q\`; \`q\` wins when both are given. ${SEARCH_NEEDS}`,
+    }),
     tags: SearchTags.optional(),
     match: z.enum(['any', 'all']).default('any').openapi({
       description:

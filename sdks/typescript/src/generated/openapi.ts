@@ -1154,7 +1154,7 @@ export interface paths {
     };
     /**
      * Search messages
-     * @description Messages you may see that match a content query (`q`, alias `query`), tags (`tags` with `match=any|all`), or both (both must hold). Content: the text is taken as plain words, never as Lucene syntax (operators, quotes, brackets, wildcards have no effect): each whitespace-separated piece must occur in the content, split into words the way the content is (Unicode word boundaries, compared lower-case, no stemming; a piece of several words must occur as those consecutive words, e.g. `naïve-ish`), a piece without any word is ignored, and a query without any word matches nothing. Results are ordered by how many times the words of the query occur in the message (lower-cased, counted as substrings of the content), then newest first; the order depends only on the matching messages you may see, never on statistics of other messages. Tags are matched exactly (a full-text index keeps each tag as one term). Tags only: ordered by how many of the given tags a message carries, then newest first. Without `q`/`query` and without tags the answer is 422. `scope` is deprecated: accepted and ignored. No authentication needed: anonymous callers search public messages only; a signed-in caller needs `messages.read` and searches every message they may see. Paginated (default limit 15).
+     * @description Messages you may see that match a content query (`q`, alias `query`), tags (`tags` with `match=any|all`), or both (both must hold). Give at least one of `q`, `query` (not blank) or `tags` (at least one tag); with none of them the answer is 422. Content: the text is taken as plain words, never as Lucene syntax (operators, quotes, brackets, wildcards have no effect): each whitespace-separated piece must occur in the content, split into words the way the content is (Unicode word boundaries, compared lower-case, no stemming; a piece of several words must occur as those consecutive words, e.g. `naïve-ish`), a piece without any word is ignored, and a query without any word matches nothing. Results are ordered by how many times the words of the query occur in the message (lower-cased, counted as substrings of the content), then newest first; the order depends only on the matching messages you may see, never on statistics of other messages. Tags are matched exactly (a full-text index keeps each tag as one term). Tags only: ordered by how many of the given tags a message carries, then newest first. `scope` is deprecated: accepted and ignored. No authentication needed: anonymous callers search public messages only; a signed-in caller needs `messages.read` and searches every message they may see. Paginated (default limit 15).
      */
     get: operations['getMessagesSearch'];
     put?: never;
@@ -1679,7 +1679,7 @@ export interface components {
     };
     TokenRequest: {
       /**
-       * @description Space-delimited scopes, of: messages.read, messages.write, realtime.connect, channels.create, admin
+       * @description Space-delimited scopes, of: messages.read, messages.write, realtime.connect, channels.create, admin. Any other name is 422.
        * @example messages.read
        */
       requested_permissions?: string;
@@ -1722,11 +1722,14 @@ export interface components {
     KeyCreateInput: {
       label?: string;
       /**
-       * @description Space-delimited scopes, of: messages.read, messages.write, realtime.connect, channels.create, admin
+       * @description Space-delimited scopes, of: messages.read, messages.write, realtime.connect, channels.create, admin. Any other name is 422.
        * @example messages.read
        */
       scopes_cap?: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the key stops working; must be in the future (422 otherwise). Absent: never.
+       */
       expires_at?: string;
     };
     ApiKeyRevoked: {
@@ -1750,16 +1753,24 @@ export interface components {
     RefreshInput: {
       [key: string]: unknown;
     };
+    /** @description Exactly one of `user_tag` or `email` (422 for both or neither), and the password. */
     PasswordLoginRequest: {
       user_tag?: string;
       email?: string;
       /** @description At most 72 bytes in UTF-8 (72 ASCII characters, fewer with accents or emoji). bcrypt ignores anything past 72 bytes, so longer passwords are refused with 422 rather than cut. */
       password: string;
-    };
+    } & (
+      | {
+          user_tag: unknown;
+        }
+      | {
+          email: unknown;
+        }
+    );
     PasswordChangeRequest: {
       /** @description At most 72 bytes in UTF-8 (72 ASCII characters, fewer with accents or emoji). bcrypt ignores anything past 72 bytes, so longer passwords are refused with 422 rather than cut. */
       current_password: string;
-      /** @description At most 72 bytes in UTF-8 (72 ASCII characters, fewer with accents or emoji). bcrypt ignores anything past 72 bytes, so longer passwords are refused with 422 rather than cut. */
+      /** @description At least 10 characters and not a common password (400 weak_password otherwise); at most 72 bytes in UTF-8 (72 ASCII characters, fewer with accents or emoji). bcrypt ignores anything past 72 bytes, so longer passwords are refused with 422 rather than cut. */
       new_password: string;
     };
     LogoutResponse: {
@@ -1768,7 +1779,7 @@ export interface components {
     };
     RegisterRequest: {
       user_tag: string;
-      /** @description At most 72 bytes in UTF-8 (72 ASCII characters, fewer with accents or emoji). bcrypt ignores anything past 72 bytes, so longer passwords are refused with 422 rather than cut. */
+      /** @description At least 10 characters and not a common password (400 weak_password otherwise); at most 72 bytes in UTF-8 (72 ASCII characters, fewer with accents or emoji). bcrypt ignores anything past 72 bytes, so longer passwords are refused with 422 rather than cut. */
       password: string;
       /** Format: email */
       email?: string;
@@ -1924,6 +1935,7 @@ export interface components {
       tags?: string[];
       /** @default [] */
       files?: components['schemas']['FileRef'][];
+      /** @description Not blank; trimmed. */
       subject?: string | null;
       /** @default [] */
       channel_ids?: string[];
@@ -1936,7 +1948,7 @@ export interface components {
     /** @description A user tag, `@tag`, `uid:<uid>`, or an object {user_tag | uid, public = true, notify = true}. */
     RecipientInput:
       | string
-      | {
+      | ({
           user_tag?: string;
           uid?: string;
           /**
@@ -1949,7 +1961,14 @@ export interface components {
            * @default true
            */
           notify?: boolean;
-        };
+        } & (
+          | {
+              user_tag: unknown;
+            }
+          | {
+              uid: unknown;
+            }
+        ));
     /** @description File metadata from POST /v1/files/upload; only `file_id` is read. */
     FileRef: {
       file_id: string;
@@ -1974,6 +1993,7 @@ export interface components {
       tags?: string[];
       /** @default [] */
       files?: components['schemas']['FileRef'][];
+      /** @description Not blank; trimmed. */
       subject?: string | null;
       /** @default [] */
       channel_ids?: string[];
@@ -2024,6 +2044,7 @@ export interface components {
       public: boolean;
     };
     UpdateSubjectRequest: {
+      /** @description Not blank (400 otherwise); trimmed. */
       subject: string;
     };
     TagList: string[];
@@ -2083,10 +2104,11 @@ export interface components {
       message_id: string;
       uid: string;
     };
+    /** @description Give `message_id`, a non-empty `message_ids`, or both (400 missing_field otherwise). */
     AddRecipientsRequest: {
       message_id?: string;
       message_ids?: string[];
-      /** @description At least one: "tag", "@tag", "uid:<uid>", or {user_tag | uid, public = true, notify = true}. */
+      /** @description At least one (400 otherwise): "tag", "@tag", "uid:<uid>", or {user_tag | uid, public = true, notify = true}. */
       recipients: components['schemas']['RecipientInput'][];
       /**
        * @deprecated
@@ -2099,7 +2121,14 @@ export interface components {
          */
         strategy?: 'NONE' | 'ANCESTORS' | 'TREE';
       };
-    };
+    } & (
+      | {
+          message_id: unknown;
+        }
+      | {
+          message_ids: unknown;
+        }
+    );
     RemoveRecipientsResponse: {
       /** @description Every message the request looked at. */
       message_ids: string[];
@@ -2107,13 +2136,21 @@ export interface components {
       /** @description Messages where the recipient had no edge you can see, and descendant edges you may not remove. */
       unchanged: components['schemas']['RecipientChange'][];
     };
+    /** @description Give `message_id`, a non-empty `message_ids`, or both (400 missing_field otherwise). */
     RemoveRecipientsRequest: {
       recipient_uid: string;
       message_id?: string;
       message_ids?: string[];
       /** @default false */
       propagate_to_descendants?: boolean;
-    };
+    } & (
+      | {
+          message_id: unknown;
+        }
+      | {
+          message_ids: unknown;
+        }
+    );
     ChannelOutput: {
       id: string;
       display_name: string;
@@ -2149,12 +2186,21 @@ export interface components {
       is_admin: boolean;
       joined_at: string;
     };
+    /** @description Exactly one of `user_tag` or `uid` (422 for both or neither). */
     ChannelMemberAddRequest: {
+      /** @example bob */
       user_tag?: string;
       uid?: string;
       /** @description Default false for a new member; an existing member keeps its flag unless this is sent. */
       is_admin?: boolean;
-    };
+    } & (
+      | {
+          user_tag: unknown;
+        }
+      | {
+          uid: unknown;
+        }
+    );
     ChannelMemberRemoveResponse: {
       channel_id: string;
       uid: string;
@@ -2248,7 +2294,11 @@ export interface components {
       sent: true;
     };
     EmailChallengeRequest: {
-      /** @example ada@example.com */
+      /**
+       * Format: email
+       * @description An email address (400 invalid_email otherwise).
+       * @example ada@example.com
+       */
       email: string;
     };
     VerificationResponse: {
@@ -2261,7 +2311,11 @@ export interface components {
       secret?: string;
     };
     EmailVerifyRequest: {
-      /** @example ada@example.com */
+      /**
+       * Format: email
+       * @description An email address (400 invalid_email otherwise).
+       * @example ada@example.com
+       */
       email: string;
       /**
        * @description The 6-digit code that was sent.
@@ -2271,14 +2325,14 @@ export interface components {
     };
     PhoneChallengeRequest: {
       /**
-       * @description E.164, e.g. +14155552671 (spaces and dashes are dropped).
+       * @description E.164, e.g. +14155552671; spaces, dashes, dots and parentheses are dropped first. The number must also exist in its numbering plan. Otherwise 400 invalid_phone.
        * @example +14155552671
        */
       phone: string;
     };
     PhoneVerifyRequest: {
       /**
-       * @description E.164, e.g. +14155552671 (spaces and dashes are dropped).
+       * @description E.164, e.g. +14155552671; spaces, dashes, dots and parentheses are dropped first. The number must also exist in its numbering plan. Otherwise 400 invalid_phone.
        * @example +14155552671
        */
       phone: string;
@@ -2290,39 +2344,63 @@ export interface components {
     };
     EndpointChallengeRequest: {
       /**
-       * @description An http(s) URL without user:password.
+       * Format: uri
+       * @description An http(s) URL with a host and without user:password (400 invalid_endpoint otherwise).
        * @example https://bot.example.com/hook
        */
       url: string;
     };
     EndpointVerifyRequest: {
       /**
-       * @description An http(s) URL without user:password.
+       * Format: uri
+       * @description An http(s) URL with a host and without user:password (400 invalid_endpoint otherwise).
        * @example https://bot.example.com/hook
        */
       url: string;
     };
-    /** @description Give `email` or `user_tag` (or both). */
+    /** @description Give `email` or `user_tag`, or both (400 missing_field with neither). */
     PasswordResetRequestBody: {
-      /** @example ada@example.com */
+      /**
+       * Format: email
+       * @description An email address (400 invalid_email otherwise).
+       * @example ada@example.com
+       */
       email?: string;
-      /** @description With or without a leading @. */
+      /** @description With or without a leading @; blank (or only @) counts as absent. */
       user_tag?: string;
-    };
-    /** @description The account as in the request (`email` or `user_tag`), the code and the new password. */
+    } & (
+      | {
+          email: unknown;
+        }
+      | {
+          user_tag: unknown;
+        }
+    );
+    /** @description The account as in the request (`email` or `user_tag`, or both; 400 missing_field with neither), the code and the new password. */
     PasswordResetBody: {
-      /** @example ada@example.com */
+      /**
+       * Format: email
+       * @description An email address (400 invalid_email otherwise).
+       * @example ada@example.com
+       */
       email?: string;
-      /** @description With or without a leading @. */
+      /** @description With or without a leading @; blank (or only @) counts as absent. */
       user_tag?: string;
       /**
        * @description The 6-digit code that was sent.
        * @example 042917
        */
       code: string;
-      /** @description At most 72 bytes in UTF-8 (72 ASCII characters, fewer with accents or emoji). bcrypt ignores anything past 72 bytes, so longer passwords are refused with 422 rather than cut. */
+      /** @description At least 10 characters and not a common password (400 weak_password otherwise); at most 72 bytes in UTF-8 (72 ASCII characters, fewer with accents or emoji). bcrypt ignores anything past 72 bytes, so longer passwords are refused with 422 rather than cut. */
       new_password: string;
-    };
+    } & (
+      | {
+          email: unknown;
+        }
+      | {
+          user_tag: unknown;
+        }
+    );
     /** @description The users named in the request (each once). Only those who can already see the message are notified; the answer deliberately does not say which, since that would reveal hidden (BCC) recipients. */
     PingResponse: {
       message_id: string;
@@ -2330,6 +2408,7 @@ export interface components {
     };
     /** @description Who to ping: user tags, "uid:<uid>" strings, or recipient objects ({user_tag | uid}). */
     PingRequest: {
+      /** @description At least one (400 otherwise). */
       recipients: components['schemas']['RecipientInput'][];
     };
     /** @description Your events after `since`, oldest first. `cursor` resumes after the last event read (also when events that no longer show you anything were passed over); with `has_more` false it is the position now. */
@@ -3770,9 +3849,9 @@ export interface operations {
   getAdminMetricsMessagesPerDay: {
     parameters: {
       query?: {
-        /** @description First UTC day counted (inclusive). */
+        /** @description First UTC day counted (inclusive). Must not be after `to_date` (422 otherwise). */
         from_date?: string;
-        /** @description Last UTC day counted (inclusive). */
+        /** @description Last UTC day counted (inclusive). Must not be before `from_date` (422 otherwise). */
         to_date?: string;
         /** @description Rows answered, 1–10000. */
         limit?: number;
@@ -6917,11 +6996,11 @@ export interface operations {
   getMessagesSearch: {
     parameters: {
       query?: {
-        /** @description Words to find in the content, taken as plain words (Lucene syntax in it has no effect): every whitespace-separated piece must occur. At most 1000 characters. */
+        /** @description Words to find in the content, taken as plain words (Lucene syntax in it has no effect): every whitespace-separated piece must occur. At most 1000 characters. Give at least one of `q`, `query` (not blank) or `tags` (at least one tag); with none of them the answer is 422. */
         q?: string;
-        /** @description Alias of `q`; `q` wins when both are given. */
+        /** @description Alias of `q`; `q` wins when both are given. Give at least one of `q`, `query` (not blank) or `tags` (at least one tag); with none of them the answer is 422. */
         query?: string;
-        /** @description Comma-separated tags (1–64 of A-Z a-z 0-9 _ . : / -, compared lower-case; at most 32). See `match`. */
+        /** @description Comma-separated tags (1–64 of A-Z a-z 0-9 _ . : / -, compared lower-case; at most 32). See `match`. Give at least one of `q`, `query` (not blank) or `tags` (at least one tag); with none of them the answer is 422. */
         tags?: string;
         /** @description `any`: a message carrying at least one of `tags` matches; `all`: it must carry every one. */
         match?: 'any' | 'all';
