@@ -5,14 +5,14 @@
 // lookup (identity/find-session) that authenticates each request, since the service cannot skip it.
 //
 // Posting goes through the repository functions the use case calls (resolvePostRefs, then one write
-// transaction: createMessages, hydrate, recordEvents; then the sequencer's numbering round), so that
+// transaction: writePost (messages, edges and events in one statement), hydrate; then the sequencer's numbering round), so that
 // the event log's statements are the ones the service runs even when they change.
 import { numberPendingEvents } from '../../src/components/event-log/event-log-repository.js';
-import { channelEvents, recordEvents, userEvents } from '../../src/components/event-log/record-events.js';
+import { changeEvents, channelEvents, userEvents } from '../../src/components/event-log/record-events.js';
 import {
-  createMessages,
   hydrateMessages,
   resolvePostRefs,
+  writePost,
   type NewMessage,
   type NewMessageEdges,
 } from '../../src/components/messages/messages-repository.js';
@@ -305,17 +305,17 @@ export class DbLimits {
           }
           parentId = id;
         }
-        await createMessages(tx, author.uid, items, edges);
+        const events = changeEvents(author.uid, [
+          ...userEvents('sent', toNotify, author.uid),
+          ...channelEvents('channels', edges.inclusions, author.uid, edges.receivers),
+        ]);
+        await writePost(tx, items, edges, events);
         await hydrateMessages(
           tx,
           { uid: author.uid },
           items.map((m) => m.id),
           this.publicUrl,
         );
-        await recordEvents(tx, author.uid, [
-          ...userEvents('sent', toNotify, author.uid),
-          ...channelEvents('channels', edges.inclusions, author.uid, edges.receivers),
-        ]);
         return items.length;
       })
       .then(async (count) => {

@@ -6,12 +6,18 @@ import type { Database, Row, Tx } from '../../platform/neo4j/database.js';
 import type { LoggedEvent, MessageChange, NewEvent, EventType, SequencedRound } from './event-log.js';
 import type { MessageAudience } from './record-events.js';
 
-/** Creates the change's events, unnumbered; answers how many. */
-export async function insertEvents(tx: Tx, actorUid: string, events: NewEvent[]): Promise<number> {
-  if (events.length === 0) return 0;
-  const [row] = await tx.run('event-log/insert-events', {
-    actor_uid: actorUid,
+/** The parameters of fragments/create-event.cypher for one change's events. */
+export interface EventRows {
+  change_id: string;
+  actor_uid: string;
+  now: string;
+  events: Row[];
+}
+
+export function eventRows(actorUid: string, events: NewEvent[]): EventRows {
+  return {
     change_id: randomUUID(),
+    actor_uid: actorUid,
     now: new Date().toISOString(),
     events: events.map((e) => ({
       id: randomUUID(),
@@ -24,7 +30,13 @@ export async function insertEvents(tx: Tx, actorUid: string, events: NewEvent[])
       membership_channel: e.membership?.channel_id ?? null,
       membership_joined: e.membership?.joined ?? null,
     })),
-  });
+  };
+}
+
+/** Creates the change's events, unnumbered; answers how many. */
+export async function insertEvents(tx: Tx, rows: EventRows): Promise<number> {
+  if (rows.events.length === 0) return 0;
+  const [row] = await tx.run('event-log/insert-events', { ...rows });
   return (row?.recorded as number | undefined) ?? 0;
 }
 

@@ -9,16 +9,24 @@
 import type { Tx } from '../../platform/neo4j/database.js';
 import type { EventSequencer } from './event-sequencer.js';
 import type { EventType, MessageChange, NewEvent } from './event-log.js';
-import { findMessageAudience, insertEvents } from './event-log-repository.js';
+import { eventRows, findMessageAudience, insertEvents, type EventRows } from './event-log-repository.js';
 
 export type { NewEvent } from './event-log.js';
 
 /** Records the change's events in its transaction; the actor is never told about their own action. */
 export async function recordEvents(tx: Tx, actorUid: string, events: NewEvent[]): Promise<void> {
+  await insertEvents(tx, changeEvents(actorUid, events));
+}
+
+/**
+ * The rows recordEvents writes, for a writer that records them in its own statement (a post, in
+ * messages/write-post.cypher, through the same fragment).
+ */
+export function changeEvents(actorUid: string, events: NewEvent[]): EventRows {
   const wanted = events.filter(
     (e) => e.type === 'membership' || (e.message_ids.length > 0 && e.uid !== actorUid),
   );
-  await insertEvents(tx, actorUid, wanted);
+  return eventRows(actorUid, wanted);
 }
 
 /** After the commit: waits until the change's events are numbered and published (never throws). */

@@ -1,4 +1,5 @@
 // The only code that runs the messages' Cypher. Takes and returns plain objects.
+import type { EventRows } from '../event-log/event-log-repository.js';
 import type { Database, Tx } from '../../platform/neo4j/database.js';
 import { messagesOfHydrateAnswer } from './message-output.js';
 import type { MessageOutput } from './messages.schemas.js';
@@ -87,18 +88,16 @@ export interface NewMessageEdges {
 export class ParentVanished extends Error {}
 
 /**
- * Writes a post's messages and edges inside the caller's transaction, taking locks in the order
- * every writer shares: users (by uid), then the parent, then channels and files. The replies adopt
- * the parent's root as it is under the lock (a concurrent deletion may have re-rooted it).
+ * Writes a post's messages, edges and events inside the caller's transaction, in one statement
+ * (write-post.cypher, which also says in what order it takes locks).
  */
-export async function createMessages(
+export async function writePost(
   tx: Tx,
-  authorUid: string,
   items: NewMessage[],
   edges: NewMessageEdges,
+  events: EventRows,
 ): Promise<void> {
-  const now = new Date().toISOString();
-  await tx.run('messages/create-messages', { author_uid: authorUid, items });
+  const authorUid = events.actor_uid;
   const userEdges = [
     ...items.map((m) => ({ uid: authorUid, message_id: m.id, kind: 'sent', public: null })),
     ...edges.receivers.map((r) => ({
@@ -108,27 +107,27 @@ export async function createMessages(
       public: r.public,
     })),
   ].sort((a, b) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
-  await tx.run('messages/link-users', { author_uid: authorUid, now, edges: userEdges });
-  if (edges.replies.length + edges.inclusions.length + edges.attachments.length === 0) return;
+  const newIds = new Set(items.map((m) => m.id));
+  // Replies within the post adopt their root when written; one to an existing message adopts its
+  // parent's root as it is under the lock.
+  const external = edges.replies.find((r) => !newIds.has(r.parent_id));
   try {
-    const [counts] = await tx.run('messages/link-new-messages', {
-      author_uid: authorUid,
-      now,
+    const [row] = await tx.run('messages/write-post', {
+      ...events,
+      items,
+      user_edges: userEdges,
       replies: edges.replies,
       inclusions: edges.inclusions,
       attachments: edges.attachments,
+      external_parent_id: external?.parent_id ?? null,
+      message_ids: [...newIds],
     });
     // A parent deleted between the checks and this write: abort, so nothing is half-written.
-    if ((counts?.replies as number) !== edges.replies.length) throw new ParentVanished();
+    if ((row?.replies as number) !== edges.replies.length) throw new ParentVanished();
   } catch (error) {
     // Deleted while this statement waited for its lock.
     if (isEntityNotFound(error)) throw new ParentVanished();
     throw error;
-  }
-  const newIds = new Set(items.map((m) => m.id));
-  const external = edges.replies.find((r) => !newIds.has(r.parent_id));
-  if (external) {
-    await tx.run('messages/adopt-root', { parent_id: external.parent_id, message_ids: [...newIds] });
   }
 }
 

@@ -13,10 +13,15 @@ import { newShortId } from '../../platform/auth/secrets.js';
 import type { Database, Tx } from '../../platform/neo4j/database.js';
 import type { AppContext } from '../../platform/context.js';
 import { constraintClash } from '../../platform/neo4j/unique-ids.js';
-import { announceEvents, channelEvents, recordEvents, userEvents } from '../event-log/record-events.js';
+import {
+  announceEvents,
+  changeEvents,
+  channelEvents,
+  recordEvents,
+  userEvents,
+} from '../event-log/record-events.js';
 import {
   ParentVanished,
-  createMessages,
   findMentioned,
   findIdempotentAnswer,
   hydrateMessages,
@@ -26,6 +31,7 @@ import {
   type NewMessageEdges,
   type ParentRef,
   type PostRefs,
+  writePost,
 } from './messages-repository.js';
 import {
   ImportedMessageInput,
@@ -64,10 +70,9 @@ export async function postMessages(
     if (earlier) return JSON.parse(earlier) as MessageCreateResult[];
   }
   for (let attempt = 0; ; attempt++) {
+    let answer: () => Promise<MessageCreateResult[]>;
     try {
-      const results = await attemptPost(ctx, caller, rawItems, key, kind);
-      await announceEvents(ctx);
-      return results;
+      answer = await attemptPost(ctx, caller, rawItems, key, kind);
     } catch (error) {
       if (key && constraintClash(error) === 'key') {
         // The same key raced in from another request, which won: answer what it answered.
@@ -76,7 +81,11 @@ export async function postMessages(
       }
       const retriable = error instanceof ParentVanished || constraintClash(error) === 'id';
       if (!retriable || attempt >= 3) throw error;
+      continue;
     }
+    // Committed. The events are numbered and sent (to sockets first) while the answer is read.
+    const [results] = await Promise.all([answer(), announceEvents(ctx)]);
+    return results;
   }
 }
 
@@ -88,7 +97,7 @@ async function attemptPost(
   rawItems: unknown[],
   key: string | null,
   kind: PostKind,
-): Promise<MessageCreateResult[]> {
+): Promise<() => Promise<MessageCreateResult[]>> {
   const checked: Checked[] = rawItems.map((raw, index) => {
     const parsed = ITEM_SCHEMAS[kind].safeParse(raw);
     if (parsed.success) return { index, input: parsed.data };
@@ -134,26 +143,29 @@ async function attemptPost(
     const refs = await resolvePostRefs(tx, caller.uid, wanted);
     plan = planPost(checked, refs, caller.uid);
     const { items, edges, toNotify, mentioned } = plan;
-    if (items.length > 0) await createMessages(tx, caller.uid, items, edges);
+    if (items.length > 0) {
+      const events = changeEvents(caller.uid, [
+        ...userEvents('sent', toNotify, caller.uid),
+        // A recipient who asked not to be notified is still not told through the channel.
+        ...channelEvents('channels', edges.inclusions, caller.uid, edges.receivers),
+      ]);
+      await writePost(tx, items, edges, events);
+    }
     // With an idempotency key the answer is stored with the write, so it is built inside it;
     // without, it is built after the commit, which keeps the write transaction (and its locks) short.
     const results = key ? await answer(tx, plan) : null;
     if (key) await saveIdempotentAnswer(tx, key, JSON.stringify(results));
-    // A mention pings only who can see the message and is not told about it by this post already.
+    // A mention pings only who can see the message and is not told about it by this post already
+    // (judged on the written message, so after the write).
     const told = new Set(toNotify.map((t) => `${t.uid}/${t.message_id}`));
     const pinged = await findMentioned(
       tx,
       mentioned.filter((m) => !told.has(`${m.uid}/${m.message_id}`)),
     );
-    await recordEvents(tx, caller.uid, [
-      ...userEvents('sent', toNotify, caller.uid),
-      // A recipient who asked not to be notified is still not told through the channel.
-      ...channelEvents('channels', edges.inclusions, caller.uid, edges.receivers),
-      ...userEvents('ping', pinged, caller.uid),
-    ]);
+    if (pinged.length > 0) await recordEvents(tx, caller.uid, userEvents('ping', pinged, caller.uid));
     return results;
   });
-  return stored ?? answer(ctx.db, plan!);
+  return () => (stored ? Promise.resolve(stored) : answer(ctx.db, plan!));
 }
 
 /** What a post writes, decided from the references it resolved. */

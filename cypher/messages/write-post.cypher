@@ -1,0 +1,58 @@
+// Writes one post in one statement (each statement is a round trip and a plan execution; a post
+// used to run five): its messages, their edges and its events. The CALLs run in order and take
+// locks in the order every writer shares: users (the caller sorts $user_edges by uid, so two posts
+// in opposite directions between the same users cannot deadlock), then the parent, then channels
+// and files. Answers the REPLY edges created: fewer than $replies means a parent vanished after the
+// checks, and the caller rolls back.
+CALL () {
+  UNWIND $items AS item
+  CREATE (:Message {
+    id: item.id, content: item.content, subject: item.subject, public: item.public,
+    created_at: datetime(item.created_at), author_uid: $actor_uid, parent_id: item.parent_id,
+    root_id: item.root_id, tags: item.tags, reply_order: null, default_outgoing: null,
+    import_info_json: item.import_info_json
+  })
+}
+CALL () {
+  UNWIND $user_edges AS edge
+  MATCH (u:User {uid: edge.uid})
+  MATCH (m:Message {id: edge.message_id})
+  FOREACH (_ IN CASE WHEN edge.kind = 'sent' THEN [1] ELSE [] END | CREATE (u)-[:SENT]->(m))
+  FOREACH (_ IN CASE WHEN edge.kind = 'received' THEN [1] ELSE [] END |
+    CREATE (m)-[:RECEIVED_BY {public: edge.public, added_by: $actor_uid, added_at: datetime($now), read_at: null}]->(u))
+}
+CALL () {
+  UNWIND $replies AS reply
+  MATCH (parent:Message {id: reply.parent_id})
+  MATCH (child:Message {id: reply.child_id})
+  CREATE (parent)-[:REPLY]->(child)
+  RETURN count(*) AS replies
+}
+CALL () {
+  UNWIND $inclusions AS inclusion
+  MATCH (c:Channel {id: inclusion.channel_id})
+  MATCH (m:Message {id: inclusion.message_id})
+  MERGE (c)-[i:INCLUDES]->(m)
+  ON CREATE SET i.added_by = $actor_uid, i.added_at = datetime($now)
+}
+CALL () {
+  UNWIND $attachments AS attachment
+  MATCH (m:Message {id: attachment.message_id})
+  MATCH (f:File {file_id: attachment.file_id})
+  MERGE (m)-[a:ATTACHES]->(f)
+  ON CREATE SET a.position = attachment.position
+}
+// A reply's thread is its parent's, read after the REPLY edge was created: the edge holds a lock on
+// the parent, so a deletion re-rooting the parent's thread either committed before (and this reads
+// its new root) or waits for this post (and then re-roots these replies with the rest).
+CALL () {
+  OPTIONAL MATCH (parent:Message {id: $external_parent_id})
+  UNWIND CASE WHEN parent IS NULL THEN [] ELSE $message_ids END AS id
+  MATCH (m:Message {id: id})
+  SET m.root_id = parent.root_id
+}
+CALL () {
+  UNWIND $events AS e
+  {{create_event(e)}}
+}
+RETURN replies
