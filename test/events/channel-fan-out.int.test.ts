@@ -81,7 +81,13 @@ describe('a channel post heard by several open sockets', () => {
       parent_id: middle.id,
       channel_ids: [channel.id],
     });
-    for (const frame of await Promise.all(sockets.map((s) => s.next()))) {
+    const frames = await Promise.all(sockets.map((s) => s.next()));
+    // Built once for all of them (every node is shared), each frame still names its own recipient.
+    expect(frames.map((frame) => (frame.event as { recipient_uid: string }).recipient_uid)).toEqual(
+      members.map((member) => member.uid),
+    );
+    expect(new Set(frames.map((frame) => JSON.stringify(contentOf(frame)))).size).toBe(1);
+    for (const frame of frames) {
       expect(contentOf(frame)).toMatchObject({
         messages: [{ id: leaf.id, parent_id: middle.id }],
         context: [

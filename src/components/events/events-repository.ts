@@ -60,12 +60,12 @@ export interface ChannelViewNode {
   author: { uid: string; user_tag: string };
   /** Every member of the channel can see it. */
   shared: boolean;
-  /** When not shared: the given members who can see it. */
+  /** When not shared: those of the asked uids who can see it. */
   viewers: ReadonlySet<string>;
 }
 
 export interface ChannelView {
-  /** The given uids that are members of the channel now. */
+  /** The channel's members now (the caller keeps the asked uids among them). */
   members: string[];
   nodes: Map<string, ChannelViewNode>;
   /** Ancestors of the first message: id → distance (1 = its parent). */

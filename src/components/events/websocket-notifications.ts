@@ -16,6 +16,7 @@ import type { Caller, Credentials } from '../../platform/auth/caller.js';
 import type { AppContext } from '../../platform/context.js';
 import { decodeCursor } from '../event-log/event-log.js';
 import { authenticateSocket, refusalFor, slowConsumer, type SocketRefusal } from './realtime-auth.js';
+import type { ClientEvent } from './notification-event.js';
 import { followNotifications, type NotificationFeed } from './realtime-feed.js';
 import { startHeartbeat } from './realtime-heartbeat.js';
 import { CLOSE_CODES, type RealtimeSettings, type ServerFrame } from './realtime-settings.js';
@@ -56,9 +57,10 @@ export function serveNotificationSocket(
     endNotificationSocket(ws, refusal);
   };
 
-  const send = (frame: ServerFrame): void => {
+  const send = (frame: ServerFrame): void => sendText(JSON.stringify(frame));
+  const sendText = (text: string): void => {
     if (ended || ws.readyState !== ws.OPEN) return;
-    lastWrite = new Promise((resolve) => ws.send(JSON.stringify(frame), () => resolve()));
+    lastWrite = new Promise((resolve) => ws.send(text, () => resolve()));
     // The bound that matters for memory: what the socket holds beyond what the kernel took.
     if (ws.bufferedAmount > settings.maxBufferedBytes) end(slowConsumer());
   };
@@ -67,7 +69,7 @@ export function serveNotificationSocket(
     for (;;) {
       const delivered = await opened.next();
       if (delivered === null || ended) return;
-      send({ type: 'notification', cursor: delivered.cursor, event: delivered.event });
+      sendText(notificationText(delivered.cursor, delivered.event));
       // Backpressure: take no more from the feed until the socket has flushed most of what it holds.
       // Meanwhile live notifications wait in the feed, which calls a client that falls too far
       // behind a slow consumer; a client that stops reading altogether misses its pongs.
@@ -122,6 +124,25 @@ export function serveNotificationSocket(
         ctx.log.error({ err: error, uid: caller.uid }, 'notification socket failed');
       end(refusal);
     });
+}
+
+/** Event contents that many recipients' events share (event-payloads.ts), serialised once. */
+const contentTexts = new WeakMap<object, string>();
+
+/** The notification frame's text: JSON.stringify of {type, cursor, event}, reusing a shared content's text. */
+function notificationText(cursor: string, event: ClientEvent): string {
+  if (!Object.isFrozen(event.content))
+    return JSON.stringify({ type: 'notification', cursor, event } satisfies ServerFrame);
+  let content = contentTexts.get(event.content);
+  if (content === undefined) {
+    content = JSON.stringify(event.content);
+    contentTexts.set(event.content, content);
+  }
+  const { type, recipient_uid } = event;
+  return (
+    `{"type":"notification","cursor":${JSON.stringify(cursor)},"event":{"type":${JSON.stringify(type)},` +
+    `"recipient_uid":${JSON.stringify(recipient_uid)},"content":${content}}}`
+  );
 }
 
 function parseFrame(data: RawData): { type?: unknown } | undefined {
