@@ -72,7 +72,7 @@ export class Database {
     for (let attempt = 1; ; attempt++) {
       const session = this.session('READ');
       try {
-        const result = await session.run(cypher(name), params);
+        const result = await withoutCallSiteStack(() => session.run(cypher(name), params));
         done('ok');
         return result.records.map(toRow);
       } catch (error) {
@@ -81,7 +81,7 @@ export class Database {
           continue;
         }
         done('error');
-        throw error;
+        throw namedError(error, name);
       } finally {
         await session.close();
       }
@@ -153,8 +153,33 @@ export class Database {
 }
 
 async function runNamed(tx: ManagedTransaction, name: string, params: Params): Promise<Row[]> {
-  const result = await tx.run(cypher(name), params);
-  return result.records.map(toRow);
+  try {
+    const result = await withoutCallSiteStack(() => tx.run(cypher(name), params));
+    return result.records.map(toRow);
+  } catch (error) {
+    throw namedError(error, name);
+  }
+}
+
+/**
+ * Starts a query without the driver's call-site stack: the driver formats a stack trace for every
+ * query it starts (to attach to a later error), which was about a tenth of the service's busy time on the
+ * post path. The query's name, which namedError puts on any error, says more than that stack.
+ */
+function withoutCallSiteStack<T>(start: () => T): T {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return start();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
+/** The error, marked with the query it came from (logged with it). */
+function namedError(error: unknown, name: string): unknown {
+  if (error instanceof Error && !('query' in error)) Object.assign(error, { query: name });
+  return error;
 }
 
 function toRow(record: Neo4jRecord): Row {
