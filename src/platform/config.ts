@@ -68,9 +68,35 @@ const EnvSchema = z.object({
   SKEIN_DEFAULT_API_ACCESS: booleanFlag.default(false),
   SKEIN_MAX_UPLOAD_BYTES: positiveInt.default(25 * 1024 * 1024),
   SKEIN_MAIL_TRANSPORT: z.enum(['log', 'smtp']).default('log'),
-  SKEIN_SMS_TRANSPORT: z.enum(['log']).default('log'),
+  SKEIN_SMS_TRANSPORT: z.enum(['log', 'twilio']).default('log'),
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   SKEIN_MAIL_FROM: z.string().min(3).default('Skein <no-reply@skein.invalid>'),
+  // Twilio's identifiers have fixed shapes; checking them at start-up catches a token pasted into the
+  // SID variable (or an SID of the wrong kind) before the first code fails to go out.
+  TWILIO_ACCOUNT_SID: z
+    .string()
+    .regex(/^AC[0-9a-f]{32}$/i, 'must be a Twilio Account SID (AC followed by 32 hex digits)')
+    .optional(),
+  TWILIO_AUTH_TOKEN: z.string().optional(),
+  // A number only: short codes and alphanumeric sender IDs are what a Messaging Service is for.
+  TWILIO_FROM: z
+    .string()
+    .regex(/^\+[1-9]\d{1,14}$/, 'must be an E.164 phone number such as +15017122661')
+    .optional(),
+  TWILIO_MESSAGING_SERVICE_SID: z
+    .string()
+    .regex(/^MG[0-9a-f]{32}$/i, 'must be a Twilio Messaging Service SID (MG followed by 32 hex digits)')
+    .optional(),
+  // Plain http would carry the auth token in clear, so it is only allowed to this machine (tests,
+  // a local mock); anything else must be https.
+  SKEIN_TWILIO_API_URL: z
+    .url({ protocol: /^https?$/ })
+    .refine((value) => {
+      const url = new URL(value);
+      return url.protocol === 'https:' || ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+    }, 'must be https (plain http only to 127.0.0.1, localhost or [::1])')
+    .transform((value) => value.replace(/\/+$/, ''))
+    .default('https://api.twilio.com'),
   SKEIN_CODE_TTL_SECONDS: positiveInt.default(600),
   SKEIN_VERIFICATION_REQUESTS_PER_HOUR: positiveInt.default(10),
   SKEIN_CODE_FAILURES_PER_15_MIN: positiveInt.default(10),
@@ -125,9 +151,11 @@ export interface Config {
   /** How verification and password-reset codes leave the service (`log`: the outbox file). */
   messaging: {
     mailTransport: 'log' | 'smtp';
-    smsTransport: 'log';
+    smsTransport: 'log' | 'twilio';
     smtpUrl: string | undefined;
     mailFrom: string;
+    /** Set exactly when smsTransport is `twilio`. */
+    twilio: TwilioSettings | undefined;
   };
   /** Codes and endpoint challenges: lifetime, and the limits on asking for and guessing them. */
   verification: {
@@ -155,7 +183,49 @@ export interface Config {
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
 }
 
+/** Twilio Programmable Messaging: where to send, the account's credentials, and who sends. */
+export interface TwilioSettings {
+  /** The API's address without a trailing slash: https://api.twilio.com unless pointed elsewhere. */
+  apiUrl: string;
+  accountSid: string;
+  authToken: string;
+  /** Exactly one: a number of the account, or a Messaging Service that picks the sender itself. */
+  sender: { from: string } | { messagingServiceSid: string };
+}
+
 export class ConfigError extends Error {}
+
+/** The Twilio settings when SKEIN_SMS_TRANSPORT=twilio (undefined otherwise); throws on a gap. */
+function twilioSettings(e: z.infer<typeof EnvSchema>): TwilioSettings | undefined {
+  if (e.SKEIN_SMS_TRANSPORT !== 'twilio') return undefined;
+  const { TWILIO_ACCOUNT_SID: accountSid, TWILIO_AUTH_TOKEN: authToken } = e;
+  if (accountSid === undefined || authToken === undefined) {
+    const missing = [
+      accountSid === undefined ? 'TWILIO_ACCOUNT_SID' : null,
+      authToken === undefined ? 'TWILIO_AUTH_TOKEN' : null,
+    ].filter((name) => name !== null);
+    throw new ConfigError(
+      `invalid configuration: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} required ` +
+        'with SKEIN_SMS_TRANSPORT=twilio',
+    );
+  }
+  const { TWILIO_FROM: from, TWILIO_MESSAGING_SERVICE_SID: messagingServiceSid } = e;
+  // Twilio also accepts both in one request; asking for exactly one leaves no doubt about which
+  // sender recipients see.
+  const sender =
+    from !== undefined && messagingServiceSid === undefined
+      ? { from }
+      : messagingServiceSid !== undefined && from === undefined
+        ? { messagingServiceSid }
+        : undefined;
+  if (sender === undefined) {
+    throw new ConfigError(
+      'invalid configuration: SKEIN_SMS_TRANSPORT=twilio needs exactly one of TWILIO_FROM and ' +
+        `TWILIO_MESSAGING_SERVICE_SID (${from === undefined ? 'neither is' : 'both are'} set)`,
+    );
+  }
+  return { apiUrl: e.SKEIN_TWILIO_API_URL, accountSid, authToken, sender };
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // An empty variable (PORT=) counts as unset rather than as an empty value.
@@ -174,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.SKEIN_MAIL_TRANSPORT === 'smtp' && e.SMTP_URL === undefined) {
     throw new ConfigError('invalid configuration: SMTP_URL is required with SKEIN_MAIL_TRANSPORT=smtp');
   }
+  const twilio = twilioSettings(e);
   if (e.NEO4J_URI && e.NEO4J_PASSWORD === undefined) {
     throw new ConfigError('invalid configuration: NEO4J_PASSWORD is required with NEO4J_URI');
   }
@@ -217,6 +288,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smsTransport: e.SKEIN_SMS_TRANSPORT,
       smtpUrl: e.SMTP_URL,
       mailFrom: e.SKEIN_MAIL_FROM,
+      twilio,
     },
     verification: {
       codeTtlSeconds: e.SKEIN_CODE_TTL_SECONDS,

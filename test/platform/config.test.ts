@@ -119,3 +119,79 @@ describe('loadConfig secure cookies', () => {
     expect(loadConfig({}).secureCookies).toBe(false);
   });
 });
+
+describe('loadConfig SMS through Twilio', () => {
+  const ACCOUNT = `AC${'0a'.repeat(16)}`;
+  const SERVICE = `MG${'0b'.repeat(16)}`;
+  const twilio = (env: Record<string, string>) => ({
+    SKEIN_SMS_TRANSPORT: 'twilio',
+    TWILIO_ACCOUNT_SID: ACCOUNT,
+    TWILIO_AUTH_TOKEN: 'an-auth-token',
+    ...env,
+  });
+
+  it('when nothing is set, then SMS stays on the log transport without Twilio settings', () => {
+    const config = loadConfig({});
+    expect(config.messaging.smsTransport).toBe('log');
+    expect(config.messaging.twilio).toBeUndefined();
+  });
+
+  it('when the credentials and a From number are set, then they are used with the default API address', () => {
+    const config = loadConfig(twilio({ TWILIO_FROM: '+15017122661' }));
+    expect(config.messaging.smsTransport).toBe('twilio');
+    expect(config.messaging.twilio).toEqual({
+      apiUrl: 'https://api.twilio.com',
+      accountSid: ACCOUNT,
+      authToken: 'an-auth-token',
+      sender: { from: '+15017122661' },
+    });
+  });
+
+  it('when a Messaging Service and an API address are set, then they are used (trailing slash dropped)', () => {
+    const config = loadConfig(
+      twilio({ TWILIO_MESSAGING_SERVICE_SID: SERVICE, SKEIN_TWILIO_API_URL: 'http://127.0.0.1:4010/' }),
+    );
+    expect(config.messaging.twilio).toMatchObject({
+      apiUrl: 'http://127.0.0.1:4010',
+      sender: { messagingServiceSid: SERVICE },
+    });
+  });
+
+  it.each([
+    ['TWILIO_ACCOUNT_SID', { TWILIO_ACCOUNT_SID: '' }],
+    ['TWILIO_AUTH_TOKEN', { TWILIO_AUTH_TOKEN: '' }],
+  ])('when %s is missing, then a ConfigError names it', (variable, env) => {
+    const message = configErrorOf(twilio({ TWILIO_FROM: '+15017122661', ...env })).message;
+    expect(message).toContain(`${variable} is required with SKEIN_SMS_TRANSPORT=twilio`);
+  });
+
+  it('when both credentials are missing, then a ConfigError names both', () => {
+    expect(configErrorOf({ SKEIN_SMS_TRANSPORT: 'twilio', TWILIO_FROM: '+15017122661' }).message).toContain(
+      'TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are required',
+    );
+  });
+
+  it('when neither or both of TWILIO_FROM and TWILIO_MESSAGING_SERVICE_SID are set, then a ConfigError says so', () => {
+    expect(configErrorOf(twilio({})).message).toContain(
+      'exactly one of TWILIO_FROM and TWILIO_MESSAGING_SERVICE_SID (neither is set)',
+    );
+    expect(
+      configErrorOf(twilio({ TWILIO_FROM: '+15017122661', TWILIO_MESSAGING_SERVICE_SID: SERVICE })).message,
+    ).toContain('exactly one of TWILIO_FROM and TWILIO_MESSAGING_SERVICE_SID (both are set)');
+  });
+
+  it.each([
+    ['TWILIO_ACCOUNT_SID', { TWILIO_ACCOUNT_SID: 'an-auth-token-pasted-here' }],
+    ['TWILIO_FROM', { TWILIO_FROM: '555-0100' }],
+    ['TWILIO_MESSAGING_SERVICE_SID', { TWILIO_MESSAGING_SERVICE_SID: ACCOUNT }],
+    ['SKEIN_TWILIO_API_URL', { SKEIN_TWILIO_API_URL: 'http://api.twilio.com' }],
+    ['SKEIN_SMS_TRANSPORT', { SKEIN_SMS_TRANSPORT: 'carrier-pigeon' }],
+  ])('when %s is bad (%j), then a ConfigError names it', (variable, env) => {
+    expect(configErrorOf(twilio({ TWILIO_FROM: '+15017122661', ...env })).message).toContain(variable);
+  });
+
+  it('when the auth token is set, then no ConfigError repeats it', () => {
+    const message = configErrorOf(twilio({ TWILIO_AUTH_TOKEN: 'sekrit-token-value' })).message;
+    expect(message).not.toContain('sekrit-token-value');
+  });
+});

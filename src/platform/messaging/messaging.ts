@@ -1,10 +1,12 @@
 // How codes leave the service. Use cases hand a message to a transport and never learn where it
 // goes; the transport only delivers (it decides nothing). Mail: `log` (default, the outbox file) or
-// `smtp` (nodemailer to SMTP_URL). SMS: `log` only, until a provider is chosen.
+// `smtp` (nodemailer to SMTP_URL). SMS: `log` (default, the same outbox file) or `twilio` (Twilio's
+// Programmable Messaging REST API).
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { LogMailTransport, LogSmsTransport, OutboxFile } from './outbox-file.js';
 import { SmtpMailTransport } from './smtp-mail-transport.js';
+import { TwilioSmsTransport } from './twilio-sms-transport.js';
 import type { MailTransport, SmsTransport } from './transports.js';
 
 export interface Messaging {
@@ -18,11 +20,15 @@ export function createMessaging(config: Config, log: Logger): Messaging {
     config.messaging.mailTransport === 'smtp'
       ? new SmtpMailTransport(config.messaging.smtpUrl!, config.messaging.mailFrom, log)
       : new LogMailTransport(outbox);
-  return { mail, sms: new LogSmsTransport(outbox) };
+  const sms: SmsTransport =
+    config.messaging.smsTransport === 'twilio'
+      ? new TwilioSmsTransport(config.messaging.twilio!, log)
+      : new LogSmsTransport(outbox);
+  return { mail, sms };
 }
 
 // The app context has no messaging slot, so each context gets its transports on first use and keeps
-// them (an SMTP transport holds its settings; the outbox file holds nothing open).
+// them (the SMTP and Twilio transports hold their settings; the outbox file holds nothing open).
 const perConfig = new WeakMap<Config, Messaging>();
 
 export function messagingFor(ctx: { config: Config; log: Logger }): Messaging {
