@@ -1,8 +1,15 @@
-// Second statement of a sequencer round: numbers committed, unnumbered events after the head, oldest
-// first, and moves the head. Events of transactions still open are not visible yet; the next round
-// takes them. `base` is the head before this round; the round that wrote it has finished its commit
-// (its lock was released after), so `base` is settled.
-MATCH (log:EventLog {id: 'log'})
+// A sequencer round: takes the write lock on the log's one node, so rounds (of this and every
+// other instance) number one after another, then numbers committed, unnumbered events after the
+// head, oldest first, and moves the head. The lock comes first and everything is read in the
+// clauses after it: Neo4j reads committed data as it goes (read-committed), so what a later clause
+// reads is no older than the lock (the "lost updates" pattern of Neo4j's manual, Concurrent data
+// access). Events of transactions still open are not visible yet; the next round takes them.
+// `base` is the head before this round; the round that wrote it has finished its commit (its lock
+// was released after), so `base` is settled.
+MERGE (log:EventLog {id: 'log'})
+  ON CREATE SET log.head = 0
+SET log.locked_at = datetime()
+WITH log
 OPTIONAL MATCH (pending:PendingEvent)
 WITH log, pending ORDER BY pending.created_at, pending.id
 LIMIT $limit

@@ -3,15 +3,31 @@
 import { randomUUID } from 'node:crypto';
 import neo4j from 'neo4j-driver';
 import type { Database, Row, Tx } from '../../platform/neo4j/database.js';
-import type { LoggedEvent, MessageChange, NewEvent, EventType, SequencedRound } from './event-log.js';
+import type {
+  CommittedEvent,
+  LoggedEvent,
+  MessageChange,
+  NewEvent,
+  EventType,
+  SequencedRound,
+} from './event-log.js';
 import type { MessageAudience } from './record-events.js';
+
+/** One event as fragments/create-event.cypher stores it. */
+export type EventRow = CommittedEvent & {
+  uid: string | null;
+  skip_uids: string[];
+  changes: MessageChange[];
+  membership_channel: string | null;
+  membership_joined: boolean | null;
+};
 
 /** The parameters of fragments/create-event.cypher for one change's events. */
 export interface EventRows {
   change_id: string;
   actor_uid: string;
   now: string;
-  events: Row[];
+  events: EventRow[];
 }
 
 export function eventRows(actorUid: string, events: NewEvent[]): EventRows {
@@ -41,18 +57,15 @@ export async function insertEvents(tx: Tx, rows: EventRows): Promise<number> {
 }
 
 /**
- * One sequencer round in one write transaction: lock the log, number up to `limit` committed
- * pending events after the head. The round is empty (from = to) when nothing was pending.
+ * One sequencer round in one statement: lock the log, number up to `limit` committed pending
+ * events after the head. The round is empty (from = to) when nothing was pending.
  */
 export async function numberPendingEvents(db: Database, limit: number): Promise<SequencedRound> {
-  return db.inWrite(async (tx) => {
-    await tx.run('event-log/lock-log');
-    const [row] = await tx.run('event-log/number-pending', { limit: neo4j.int(limit) });
-    const from = (row?.base as number | undefined) ?? 0;
-    const events = ((row?.numbered as Row[] | undefined) ?? []).map(toLoggedEvent);
-    events.sort((a, b) => a.seq - b.seq);
-    return { from, to: from + events.length, events };
-  });
+  const [row] = await db.write('event-log/number-pending', { limit: neo4j.int(limit) });
+  const from = (row?.base as number | undefined) ?? 0;
+  const events = ((row?.numbered as Row[] | undefined) ?? []).map(toLoggedEvent);
+  events.sort((a, b) => a.seq - b.seq);
+  return { from, to: from + events.length, events };
 }
 
 /** Whether committed events wait for a number, or the head waits to be settled. */
@@ -63,10 +76,7 @@ export async function hasPendingEvents(db: Database): Promise<boolean> {
 
 /** Records, under the log's lock, that every event numbered so far is readable. */
 export async function settleHead(db: Database): Promise<void> {
-  await db.inWrite(async (tx) => {
-    await tx.run('event-log/lock-log');
-    await tx.run('event-log/settle-head');
-  });
+  await db.write('event-log/settle-head');
 }
 
 /** The last number up to which every event is readable (see read-head.cypher). */

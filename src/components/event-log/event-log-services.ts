@@ -9,6 +9,7 @@ import { createEventBus, type EventBus } from './event-bus.js';
 import { pruneEvents, pruneLegacyNotifications } from './event-log-repository.js';
 import { EventRouter } from './event-router.js';
 import { EventSequencer } from './event-sequencer.js';
+import type { CommittedEvent } from './event-log.js';
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 const PRUNE_BATCH = 5000;
@@ -17,9 +18,37 @@ export interface EventLogServices {
   bus: EventBus;
   sequencer: EventSequencer;
   router: EventRouter;
+  /**
+   * Told of a change's events right after its commit, before they are numbered: a head start for
+   * whoever will deliver them (the channel view, event-payloads.ts). A hint only: an event is
+   * handed out through the router, whether or not anyone was told of it here.
+   */
+  committed: CommitNotices;
   /** Prunes once now (also runs hourly). */
   prune(): Promise<number>;
   stop(): Promise<void>;
+}
+
+/** Observers of committed, unnumbered events; an observer that throws is not the writer's problem. */
+export class CommitNotices {
+  private readonly observers = new Set<(events: readonly CommittedEvent[]) => void>();
+
+  constructor(private readonly log: Logger) {}
+
+  observe(observer: (events: readonly CommittedEvent[]) => void): void {
+    this.observers.add(observer);
+  }
+
+  tell(events: readonly CommittedEvent[]): void {
+    if (events.length === 0) return;
+    for (const observer of this.observers) {
+      try {
+        observer(events);
+      } catch (error) {
+        this.log.warn({ err: error }, 'A commit notice observer failed');
+      }
+    }
+  }
 }
 
 export async function startEventLog(
@@ -54,6 +83,7 @@ export async function startEventLog(
     bus,
     sequencer,
     router,
+    committed: new CommitNotices(log),
     prune,
     stop: async () => {
       clearInterval(pruning);

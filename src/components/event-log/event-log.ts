@@ -66,6 +66,9 @@ export interface LoggedEvent {
   membership: { channel_id: string; joined: boolean } | null;
 }
 
+/** An event as its writer recorded it, committed but not numbered yet (what a commit notice tells). */
+export type CommittedEvent = Pick<LoggedEvent, 'id' | 'type' | 'channel_id' | 'message_ids'>;
+
 /** A sequencer round: the events numbered from + 1 to `to`, in order. Rounds are contiguous. */
 export interface SequencedRound {
   from: number;

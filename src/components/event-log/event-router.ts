@@ -107,6 +107,11 @@ export class EventRouter {
     for (const channelId of channelIds) this.unfollow(listener, channelId);
   }
 
+  /** The users with a listener here that follows the channel's stream. */
+  listenersOf(channelId: string): string[] {
+    return [...(this.byChannel.get(channelId) ?? [])].map((listener) => listener.uid);
+  }
+
   /** Waits until everything heard so far has been passed on (tests, shutdown). */
   settled(): Promise<void> {
     return this.chain;

@@ -8,6 +8,7 @@
 // when the event is handed out (components/events/event-payloads.ts).
 import type { Tx } from '../../platform/neo4j/database.js';
 import type { EventSequencer } from './event-sequencer.js';
+import type { CommitNotices } from './event-log-services.js';
 import type { EventType, MessageChange, NewEvent } from './event-log.js';
 import { eventRows, findMessageAudience, insertEvents, type EventRows } from './event-log-repository.js';
 
@@ -29,8 +30,16 @@ export function changeEvents(actorUid: string, events: NewEvent[]): EventRows {
   return eventRows(actorUid, wanted);
 }
 
-/** After the commit: waits until the change's events are numbered and published (never throws). */
-export function announceEvents(ctx: { events: { sequencer: EventSequencer } }): Promise<void> {
+/**
+ * After the commit: waits until the change's events are numbered and published (never throws). A
+ * writer that has the rows it recorded passes them, so delivery can start preparing while they are
+ * numbered.
+ */
+export function announceEvents(
+  ctx: { events: { sequencer: EventSequencer; committed: CommitNotices } },
+  recorded?: EventRows,
+): Promise<void> {
+  if (recorded) ctx.events.committed.tell(recorded.events);
   return ctx.events.sequencer.flush();
 }
 

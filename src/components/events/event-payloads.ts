@@ -20,6 +20,55 @@ interface PayloadKey {
 
 const loaders = new WeakMap<AppContext, DataLoader<PayloadKey, ClientEvent | null>>();
 
+/**
+ * Channel views judged ahead, by event and messages (the same key buildBatch groups by), with the
+ * uids they were judged for. A post's channel event is judged for this instance's listeners while
+ * the sequencer numbers it (the two round trips overlap instead of following each other); buildBatch
+ * takes the view when the event arrives, and judges anyone the view was not judged for on their own.
+ */
+interface AheadView {
+  uids: ReadonlySet<string>;
+  view: Promise<ChannelView | null>;
+}
+const aheadViews = new WeakMap<AppContext, Map<string, AheadView>>();
+/** A view nobody took (its listeners left, or the event went to another instance) is dropped. */
+const AHEAD_TTL_MS = 10_000;
+
+const channelKey = (event: { id: string; message_ids: readonly string[] }) =>
+  `${event.id}|${event.message_ids.join(',')}`;
+
+/**
+ * Judges committed channel events ahead for the listeners here (called once a feed opens: with no
+ * feed on this instance there is nobody to judge for).
+ */
+export function judgeChannelEventsAhead(ctx: AppContext): void {
+  if (aheadViews.has(ctx)) return;
+  const ahead = new Map<string, AheadView>();
+  aheadViews.set(ctx, ahead);
+  ctx.events.committed.observe((events) => {
+    for (const event of events) {
+      if (event.channel_id === null || event.type === 'membership' || event.type === 'message.deleted')
+        continue;
+      const uids = ctx.events.router.listenersOf(event.channel_id);
+      if (uids.length < CHANNEL_VIEW_MIN) continue;
+      const key = channelKey(event);
+      const view = buildChannelView(ctx.db, event.channel_id, event.message_ids, uids).catch(
+        () => null, // judged again when the event arrives
+      );
+      ahead.set(key, { uids: new Set(uids), view });
+      setTimeout(() => ahead.delete(key), AHEAD_TTL_MS).unref();
+    }
+  });
+}
+
+/** The view judged ahead for this event, once (the next batch of the same event judges afresh). */
+function takeAheadView(ctx: AppContext, key: string): AheadView | undefined {
+  const ahead = aheadViews.get(ctx);
+  const found = ahead?.get(key);
+  if (found) ahead!.delete(key);
+  return found;
+}
+
 /** The event as `uid` sees it now, or null when it shows them nothing (or is internal). */
 export function buildClientEvent(
   ctx: AppContext,
@@ -89,28 +138,34 @@ async function buildBatch(ctx: AppContext, keys: readonly PayloadKey[]): Promise
   keys.forEach(({ event }, index) => {
     if (event.channel_id === null) return;
     // Keyed by messages too: an event narrowed for one member (ChangeFilter) is judged apart.
-    const key = `${event.id}|${event.message_ids.join(',')}`;
+    const key = channelKey(event);
     const indexes = byChannelEvent.get(key);
     if (indexes) indexes.push(index);
     else byChannelEvent.set(key, [index]);
   });
   await Promise.all(
-    [...byChannelEvent.values()]
-      .filter((indexes) => indexes.length >= CHANNEL_VIEW_MIN)
-      .map(async (indexes) => {
+    [...byChannelEvent]
+      .filter(([, indexes]) => indexes.length >= CHANNEL_VIEW_MIN)
+      .map(async ([key, indexes]) => {
         const event = keys[indexes[0]!]!.event;
-        const view = await buildChannelView(
-          ctx.db,
-          event.channel_id!,
-          event.message_ids,
-          indexes.map((i) => keys[i]!.uid),
-        );
+        const aheadView = takeAheadView(ctx, key);
+        const judgedAhead = aheadView && (await aheadView.view);
+        const view =
+          judgedAhead ??
+          (await buildChannelView(
+            ctx.db,
+            event.channel_id!,
+            event.message_ids,
+            indexes.map((i) => keys[i]!.uid),
+          ));
+        const judgedFor = judgedAhead ? aheadView.uids : null;
         const members = new Set(view.members);
         const typical = typicalMemberView(view, event);
         for (const i of indexes) {
           const uid = keys[i]!.uid;
-          // Not a member any more, or a view the shared judgement cannot give: judged on its own.
-          if (!members.has(uid)) continue;
+          // Not a member any more, not among those a view judged ahead was judged for, or a view
+          // the shared judgement cannot give: judged on its own.
+          if (!members.has(uid) || (judgedFor !== null && !judgedFor.has(uid))) continue;
           results[i] = typical.covers(uid) ? typical.eventFor(uid) : fromChannelView(view, uid, event);
         }
       }),

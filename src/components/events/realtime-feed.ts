@@ -17,7 +17,7 @@ import { AppError } from '../../platform/errors.js';
 import { encodeCursor, type LoggedEvent } from '../event-log/event-log.js';
 import { listEventsForUser } from '../event-log/event-log-repository.js';
 import type { EventListener } from '../event-log/event-router.js';
-import { ChangeFilter, deliverEvent } from './event-payloads.js';
+import { ChangeFilter, deliverEvent, judgeChannelEventsAhead } from './event-payloads.js';
 import { listMemberships } from './events-repository.js';
 import type { DeliveredEvent } from './notification-event.js';
 
@@ -89,6 +89,7 @@ export async function followNotifications(
   counts.byUser.set(caller.uid, byUser + 1);
   counts.byAddress.set(options.address, byAddress + 1);
   ctx.metrics.openFeeds.inc();
+  judgeChannelEventsAhead(ctx);
   const feed = new LogFeed(ctx, caller.uid, options.onOverflow, () => {
     ctx.metrics.openFeeds.dec();
     release(counts.byUser, caller.uid);

@@ -20,6 +20,7 @@ import {
   recordEvents,
   userEvents,
 } from '../event-log/record-events.js';
+import type { EventRows } from '../event-log/event-log-repository.js';
 import {
   ParentVanished,
   findMentioned,
@@ -71,8 +72,9 @@ export async function postMessages(
   }
   for (let attempt = 0; ; attempt++) {
     let answer: () => Promise<MessageCreateResult[]>;
+    let recorded: EventRows | undefined;
     try {
-      answer = await attemptPost(ctx, caller, rawItems, key, kind);
+      ({ answer, recorded } = await attemptPost(ctx, caller, rawItems, key, kind));
     } catch (error) {
       if (key && constraintClash(error) === 'key') {
         // The same key raced in from another request, which won: answer what it answered.
@@ -84,7 +86,7 @@ export async function postMessages(
       continue;
     }
     // Committed. The events are numbered and sent (to sockets first) while the answer is read.
-    const [results] = await Promise.all([answer(), announceEvents(ctx)]);
+    const [results] = await Promise.all([answer(), announceEvents(ctx, recorded)]);
     return results;
   }
 }
@@ -97,7 +99,7 @@ async function attemptPost(
   rawItems: unknown[],
   key: string | null,
   kind: PostKind,
-): Promise<() => Promise<MessageCreateResult[]>> {
+): Promise<{ answer: () => Promise<MessageCreateResult[]>; recorded: EventRows | undefined }> {
   const checked: Checked[] = rawItems.map((raw, index) => {
     const parsed = ITEM_SCHEMAS[kind].safeParse(raw);
     if (parsed.success) return { index, input: parsed.data };
@@ -122,6 +124,7 @@ async function attemptPost(
   // References are resolved in the write transaction itself (one transaction per post, not two);
   // a retry of that transaction plans again from what it reads.
   let plan: PostPlan | undefined;
+  let recorded: EventRows | undefined;
   const answer = async (
     source: Database | Tx,
     { items, outcome }: PostPlan,
@@ -150,6 +153,7 @@ async function attemptPost(
         ...channelEvents('channels', edges.inclusions, caller.uid, edges.receivers),
       ]);
       await writePost(tx, items, edges, events);
+      recorded = events;
     }
     // With an idempotency key the answer is stored with the write, so it is built inside it;
     // without, it is built after the commit, which keeps the write transaction (and its locks) short.
@@ -165,7 +169,7 @@ async function attemptPost(
     if (pinged.length > 0) await recordEvents(tx, caller.uid, userEvents('ping', pinged, caller.uid));
     return results;
   });
-  return () => (stored ? Promise.resolve(stored) : answer(ctx.db, plan!));
+  return { answer: () => (stored ? Promise.resolve(stored) : answer(ctx.db, plan!)), recorded };
 }
 
 /** What a post writes, decided from the references it resolved. */

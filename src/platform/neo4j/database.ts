@@ -7,7 +7,7 @@ import { cypher } from './cypher.js';
 
 export type Row = Record<string, unknown>;
 /** Tries of a read that fails with a transient error before the error reaches the caller. */
-const READ_ATTEMPTS = 4;
+const AUTO_COMMIT_ATTEMPTS = 4;
 export type Params = Record<string, unknown>;
 
 export interface Neo4jTarget {
@@ -64,19 +64,38 @@ export class Database {
   /**
    * Runs one named query as a read, in an auto-commit transaction: one round trip where an explicit
    * transaction takes two (BEGIN and RUN, then COMMIT), which was a fifth of a simple read's time.
-   * A read-mode session still routes it to a secondary in a cluster and carries the bookmarks, and
-   * a transient failure (a leader switch, a lock timeout) is retried here as executeRead would.
+   * A read-mode session still routes it to a secondary in a cluster and carries the bookmarks.
    */
-  async read(name: string, params: Params = {}): Promise<Row[]> {
-    const done = this.observe('read');
+  read(name: string, params: Params = {}): Promise<Row[]> {
+    return this.autoCommit('READ', name, params);
+  }
+
+  /**
+   * Runs one named query as a write, in an auto-commit transaction (one round trip, as a read);
+   * committed when the answer arrives. Several statements that must commit together go through
+   * inWrite.
+   */
+  async write(name: string, params: Params = {}): Promise<Row[]> {
+    const rows = await this.autoCommit('WRITE', name, params);
+    const statements = new Set([name]);
+    for (const listener of this.commitListeners) await listener(statements);
+    return rows;
+  }
+
+  /**
+   * A transient failure (a deadlock, a lock timeout, a leader switch) rolled the statement back:
+   * it is retried here as executeRead and executeWrite would.
+   */
+  private async autoCommit(mode: 'READ' | 'WRITE', name: string, params: Params): Promise<Row[]> {
+    const done = this.observe(mode === 'READ' ? 'read' : 'write');
     for (let attempt = 1; ; attempt++) {
-      const session = this.session('READ');
+      const session = this.session(mode);
       try {
         const result = await withoutCallSiteStack(() => session.run(cypher(name), params));
         done('ok');
         return result.records.map(toRow);
       } catch (error) {
-        if (attempt < READ_ATTEMPTS && neo4j.isRetryableError(error)) {
+        if (attempt < AUTO_COMMIT_ATTEMPTS && neo4j.isRetryableError(error)) {
           await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
           continue;
         }
@@ -86,11 +105,6 @@ export class Database {
         await session.close();
       }
     }
-  }
-
-  /** Runs one named query in a write transaction. */
-  async write(name: string, params: Params = {}): Promise<Row[]> {
-    return this.inWrite((tx) => tx.run(name, params));
   }
 
   /** Runs several statements in one write transaction (retried by the driver on transient errors). */
