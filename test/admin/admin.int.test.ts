@@ -14,6 +14,7 @@ import {
   type TestUser,
 } from '../support/factories.js';
 import { TEST_ADMIN, startTestServer, type TestServer } from '../support/test-server.js';
+import { USER_FIELDS } from '../support/api-types.js';
 
 let api: TestServer;
 beforeAll(async () => {
@@ -24,17 +25,6 @@ afterAll(async () => {
 });
 
 const ALL_SCOPES = ['admin', 'channels.create', 'messages.read', 'messages.write', 'realtime.connect'];
-const USER_FIELDS = [
-  'bio',
-  'bot',
-  'created_at',
-  'display_name',
-  'has_api_access',
-  'is_bot',
-  'is_managed',
-  'uid',
-  'user_tag',
-];
 
 interface Me {
   uid: string;

@@ -53,6 +53,7 @@ const ROUTES = [
   'GET /v1/users/me',
   'POST /v1/users/profile',
   'GET /v1/users/by-tag/{user_tag}',
+  'GET /v1/users/search',
   'POST /v1/managed/users',
   'GET /v1/managed/users',
   // admin/admin.rest.ts

@@ -78,6 +78,48 @@ describe('TypeScript SDK: SkeinClient', () => {
     await expect(clientOf(alice).getMessage(bare.id)).rejects.toMatchObject({ status: 404 });
   });
 
+  it('when messages are saved, listed and unsaved, then bookmark, bookmarks and unbookmark follow the saved state', async () => {
+    const [alice, bob] = [await registerWriter(api), await registerWriter(api)];
+    const first = await clientOf(alice).post({ content: 'keep this', recipients: [`uid:${bob.uid}`] });
+    const second = await clientOf(alice).post({ content: 'and this', recipients: [`uid:${bob.uid}`] });
+    const reader = clientOf(bob);
+    const saved = await reader.bookmark(first.id);
+    expect(saved).toEqual({ message_id: first.id, saved: true, saved_at: expect.any(String) });
+    expect((await reader.bookmark(first.id)).saved_at).toBe(saved.saved_at);
+    await reader.bookmark(second.id);
+    const all = await reader.bookmarks();
+    expect(all.messages.map((m) => m.id).sort()).toEqual([first.id, second.id].sort());
+    expect(all.messages.every((m) => m.is_saved)).toBe(true);
+    expect(await reader.bookmarks({ limit: 1 })).toMatchObject({ skip: 0, limit: 1, has_more: true });
+    expect(await reader.bookmarks({ skip: 1, limit: 1 })).toMatchObject({
+      skip: 1,
+      limit: 1,
+      has_more: false,
+    });
+    expect(await reader.unbookmark(second.id)).toEqual({ message_id: second.id, saved: false });
+    expect((await reader.bookmarks()).messages.map((m) => m.id)).toEqual([first.id]);
+    await expect(clientOf(alice).bookmark('00000000')).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('when users are searched, then searchUsers answers the exact tag first, then display names, within the limit', async () => {
+    const stem = uniqueTag('sdk');
+    const named = new SkeinClient({ baseUrl: api.url });
+    await named.register({
+      user_tag: uniqueTag('n'),
+      password: STRONG_PASSWORD,
+      display_name: `Named ${stem}`,
+    });
+    const exact = new SkeinClient({ baseUrl: api.url });
+    await exact.register({ user_tag: stem, password: STRONG_PASSWORD });
+    const found = await named.searchUsers(stem.toUpperCase());
+    expect(found.map((user) => [user.user_tag, user.display_name])).toEqual([
+      [stem, null],
+      [expect.any(String), `Named ${stem}`],
+    ]);
+    expect((await named.searchUsers(stem, 1)).map((user) => user.user_tag)).toEqual([stem]);
+    await expect(named.searchUsers('  ')).rejects.toMatchObject({ status: 422, code: 'validation_error' });
+  });
+
   it('when notifications are read from a cursor, then only the later events come', async () => {
     const [alice, bob] = [await registerWriter(api), await registerWriter(api)];
     const start = (await clientOf(bob).notifications()).cursor;

@@ -10,6 +10,7 @@ import {
   uniqueTag,
 } from '../support/factories.js';
 import { TEST_ADMIN, startTestServer, type TestServer } from '../support/test-server.js';
+import { USER_FIELDS } from '../support/api-types.js';
 
 let api: TestServer;
 beforeAll(async () => {
@@ -43,17 +44,6 @@ interface Me extends User {
   contacts: { kind: string; value: string; verified_at: string | null }[];
 }
 
-const USER_FIELDS = [
-  'bio',
-  'bot',
-  'created_at',
-  'display_name',
-  'has_api_access',
-  'is_bot',
-  'is_managed',
-  'uid',
-  'user_tag',
-];
 const ME_FIELDS = [...USER_FIELDS, 'contacts', 'scopes'].sort();
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 
 JSON = dict[str, Any]
+
+
+def _present(**params: Any) -> dict[str, Any]:
+    """Query parameters without the ones left out (None)."""
+    return {name: value for name, value in params.items() if value is not None}
 
 
 class SkeinError(Exception):
@@ -73,6 +79,11 @@ class SkeinClient:
     def me(self) -> JSON:
         return self.request("GET", "/v1/users/me")
 
+    def search_users(self, q: str, limit: int | None = None) -> list[JSON]:
+        """GET /v1/users/search: someone to write to, by tag prefix (the exact tag first) or by the start of
+        words of the display name; answers the users (at most ``limit``, 1-50, default 10)."""
+        return self.request("GET", "/v1/users/search", params=_present(q=q, limit=limit))["users"]
+
     # --- messages ---------------------------------------------------------------------------
     def post(self, content: str, *, idempotency_key: str | None = None, **fields: Any) -> JSON:
         """POST /v1/messages with one MessageInput; answers the MessageOutput or raises MessageRejected."""
@@ -95,12 +106,22 @@ class SkeinClient:
 
     def notifications(self, since: str | None = None, limit: int | None = None) -> JSON:
         """GET /v1/notifications: ``{"notifications", "cursor", "has_more"}`` after ``since``."""
-        params: dict[str, str | int] = {}
-        if since is not None:
-            params["since"] = since
-        if limit is not None:
-            params["limit"] = limit
-        return self.request("GET", "/v1/notifications", params=params)
+        return self.request("GET", "/v1/notifications", params=_present(since=since, limit=limit))
+
+    # --- saved messages ---------------------------------------------------------------------
+    def bookmark(self, message_id: str) -> JSON:
+        """PUT /v1/messages/{message_id}/bookmark: saves a message you can see; saving again keeps the
+        first ``saved_at``. Answers ``{"message_id", "saved": True, "saved_at"}``."""
+        return self.request("PUT", f"/v1/messages/{quote(message_id, safe='')}/bookmark")
+
+    def unbookmark(self, message_id: str) -> JSON:
+        """DELETE /v1/messages/{message_id}/bookmark: answers ``"saved": False``, also when it was not saved."""
+        return self.request("DELETE", f"/v1/messages/{quote(message_id, safe='')}/bookmark")
+
+    def bookmarks(self, skip: int | None = None, limit: int | None = None) -> JSON:
+        """GET /v1/messages/bookmarks: your saved messages you can still see, newest bookmark first, as
+        ``{"messages", "skip", "limit", "has_more"}``."""
+        return self.request("GET", "/v1/messages/bookmarks", params=_present(skip=skip, limit=limit))
 
     # --- anything else ----------------------------------------------------------------------
     def auth_headers(self) -> dict[str, str]:

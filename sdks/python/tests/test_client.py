@@ -1,4 +1,5 @@
-"""SkeinClient against a running Skein: auth, posting, reading, replies that keep the audience."""
+"""SkeinClient against a running Skein: auth, posting, reading, replies that keep the audience, saved
+messages and user search."""
 
 from __future__ import annotations
 
@@ -72,3 +73,41 @@ def test_when_notifications_are_read_from_a_cursor_then_only_later_events_come(
     second = alice.client.post("two", recipients=[f"uid:{bob.uid}"])
     later = bob.client.notifications(since=page["cursor"])
     assert [m["id"] for n in later["notifications"] for m in n["event"]["content"]["messages"]] == [second["id"]]
+
+
+def test_when_messages_are_saved_listed_and_unsaved_then_bookmarks_follow_the_saved_state(
+    new_writer: Callable[[], User],
+) -> None:
+    alice, bob = new_writer(), new_writer()
+    first = alice.client.post("keep this", recipients=[f"uid:{bob.uid}"])
+    second = alice.client.post("and this", recipients=[f"uid:{bob.uid}"])
+    saved = bob.client.bookmark(first["id"])
+    assert saved["message_id"] == first["id"] and saved["saved"] is True
+    assert bob.client.bookmark(first["id"])["saved_at"] == saved["saved_at"]
+    bob.client.bookmark(second["id"])
+    page = bob.client.bookmarks()
+    assert sorted(m["id"] for m in page["messages"]) == sorted([first["id"], second["id"]])
+    assert all(m["is_saved"] for m in page["messages"])
+    assert bob.client.bookmarks(limit=1)["has_more"] is True
+    assert bob.client.bookmarks(skip=1, limit=1)["has_more"] is False
+    assert bob.client.unbookmark(second["id"]) == {"message_id": second["id"], "saved": False}
+    assert [m["id"] for m in bob.client.bookmarks()["messages"]] == [first["id"]]
+    with pytest.raises(SkeinError) as caught:
+        alice.client.bookmark("0" * 8)
+    assert caught.value.status == 404
+
+
+def test_when_users_are_searched_then_the_exact_tag_comes_first_then_display_names(base_url: str) -> None:
+    stem = unique_tag("pysearch")
+    with SkeinClient(base_url) as named, SkeinClient(base_url) as exact:
+        named.register(unique_tag(), PASSWORD, display_name=f"Named {stem}")
+        exact.register(stem, PASSWORD)
+        found = named.search_users(stem.upper())
+        assert [(u["user_tag"], u["display_name"]) for u in found] == [
+            (stem, None),
+            (found[1]["user_tag"], f"Named {stem}"),
+        ]
+        assert [u["user_tag"] for u in named.search_users(stem, limit=1)] == [stem]
+        with pytest.raises(SkeinError) as caught:
+            named.search_users("  ")
+        assert caught.value.status == 422 and caught.value.code == "validation_error"

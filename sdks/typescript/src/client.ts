@@ -9,6 +9,8 @@ export type MessageCreateResult = Schemas['MessageCreateResult'];
 export type TokenResponse = Schemas['TokenResponse'];
 export type NotificationPage = Schemas['NotificationPage'];
 export type UserOutput = Schemas['UserOutput'];
+export type BookmarkState = Schemas['BookmarkState'];
+export type PaginatedMessages = Schemas['PaginatedMessagesResponse'];
 export type ErrorBody = Schemas['Error'];
 
 /** A non-2xx answer: the contract's `{detail, code}` body with the status. */
@@ -110,11 +112,31 @@ export class SkeinClient {
 
   /** GET /v1/notifications: events after `since` (a cursor from a page, a socket frame or a ready frame). */
   notifications(options: { since?: string; limit?: number } = {}): Promise<NotificationPage> {
-    const query = new URLSearchParams();
-    if (options.since !== undefined) query.set('since', options.since);
-    if (options.limit !== undefined) query.set('limit', String(options.limit));
-    const suffix = query.size > 0 ? `?${query.toString()}` : '';
-    return this.request<NotificationPage>('GET', `/v1/notifications${suffix}`);
+    return this.request<NotificationPage>('GET', withQuery('/v1/notifications', options));
+  }
+
+  /** PUT /v1/messages/{message_id}/bookmark: saves a message you can see; the first `saved_at` stays. */
+  bookmark(messageId: string): Promise<BookmarkState> {
+    return this.request<BookmarkState>('PUT', `/v1/messages/${encodeURIComponent(messageId)}/bookmark`);
+  }
+
+  /** DELETE /v1/messages/{message_id}/bookmark: answers `saved: false`, also when it was not saved. */
+  unbookmark(messageId: string): Promise<BookmarkState> {
+    return this.request<BookmarkState>('DELETE', `/v1/messages/${encodeURIComponent(messageId)}/bookmark`);
+  }
+
+  /** GET /v1/messages/bookmarks: your saved messages you can still see, newest bookmark first. */
+  bookmarks(options: { skip?: number; limit?: number } = {}): Promise<PaginatedMessages> {
+    return this.request<PaginatedMessages>('GET', withQuery('/v1/messages/bookmarks', options));
+  }
+
+  /**
+   * GET /v1/users/search: someone to write to, by tag prefix (the exact tag first) or by the start of
+   * words of the display name; answers the users (at most `limit`, 1–50, default 10).
+   */
+  async searchUsers(q: string, limit?: number): Promise<UserOutput[]> {
+    const found = await this.request<Schemas['UserList']>('GET', withQuery('/v1/users/search', { q, limit }));
+    return found.users;
   }
 
   /** Any other operation: answers the parsed JSON body, throws SkeinError on a non-2xx status. */
@@ -148,4 +170,11 @@ export class SkeinClient {
     }
     return parsed as T;
   }
+}
+
+/** The path with the given query parameters; undefined ones are left out. */
+function withQuery(path: string, params: Record<string, string | number | undefined>): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) query.set(name, String(value));
+  return query.size > 0 ? `${path}?${query.toString()}` : path;
 }

@@ -1,4 +1,5 @@
 // The only code that runs the users' Cypher. Takes and returns plain objects.
+import neo4j from 'neo4j-driver';
 import type { Scope } from '../../platform/auth/scopes.js';
 import { AppError } from '../../platform/errors.js';
 import type { Database, Tx } from '../../platform/neo4j/database.js';
@@ -72,6 +73,27 @@ export async function findUsersByUid(db: Database, uids: readonly string[]): Pro
 export async function findUserByTag(db: Database, tag: string): Promise<UserRecord | null> {
   const rows = await db.read('users/find-user-by-tag', { tag_folded: tag.toLowerCase() });
   return rows[0] ? toUserRecord(rows[0].user) : null;
+}
+
+export interface UserSearch {
+  /** Lower-case tag prefix. */
+  prefix: string;
+  /** Lucene query on the user_display_name index (lucene-query.ts), or null to match no name. */
+  lucene: string | null;
+  limit: number;
+  /** How many display-name hits the full-text index hands over at most, before ordering. */
+  candidates: number;
+}
+
+/** Tag matches in tag order (the exact tag first), then display-name matches; banned users left out. */
+export async function searchUsers(db: Database, search: UserSearch): Promise<UserRecord[]> {
+  const rows = await db.read('users/search-users', {
+    prefix: search.prefix,
+    lucene: search.lucene,
+    limit: neo4j.int(search.limit),
+    candidates: neo4j.int(search.candidates),
+  });
+  return rows.map((row) => toUserRecord(row.user));
 }
 
 export async function listContacts(

@@ -6,6 +6,7 @@ import { AdminUserUpdateInput } from '../admin/admin.schemas.js';
 import { updateUserGrants } from '../admin/administer-users.js';
 import { createManagedUser, listManagedUsers } from './manage-users.js';
 import { getMe, getUserByTag } from './read-users.js';
+import { searchUsers } from './search-users.js';
 import { updateProfile } from './update-profile.js';
 import * as schemas from './users.schemas.js';
 
@@ -17,6 +18,12 @@ export const usersResolvers: IResolvers<unknown, GraphQLContext> = {
     userByTag: (_: unknown, raw: Args, context: GraphQLContext) => {
       callerOf(context);
       return getUserByTag(context.app, args(schemas.UserTagParam, raw).user_tag);
+    },
+    searchUsers: async (_: unknown, raw: Args, context: GraphQLContext) => {
+      callerOf(context);
+      // GraphQL hands an omitted limit as null; the schema's default wants it absent.
+      const query = args(schemas.UserSearchQuery, { q: raw.q, limit: raw.limit ?? undefined });
+      return (await searchUsers(context.app, query)).users;
     },
     managedUsers: async (_: unknown, __: Args, context: GraphQLContext) =>
       (await listManagedUsers(context.app, callerOf(context))).users,

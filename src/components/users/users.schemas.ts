@@ -1,6 +1,7 @@
 // Shapes of user input and output (they validate requests and feed the OpenAPI document).
 import { z } from '../../platform/openapi.js';
 import { SCOPES } from '../../platform/auth/scopes.js';
+import { queryInteger } from '../../platform/query-integer.js';
 
 export const Uid = z.string().regex(/^[0-9a-f]{8}$/, 'must be 8 lowercase hex characters');
 
@@ -112,3 +113,37 @@ export const UserTagParam = z.object({
     .openapi({ type: 'string', pattern: '^@?[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$', example: 'ada' }),
 });
 export const UidParam = z.object({ uid: Uid });
+
+export const USER_SEARCH_MAX_CHARS = 64;
+export const USER_SEARCH_MAX_LIMIT = 50;
+
+/**
+ * GET /v1/users/search and searchUsers. The text is trimmed and loses a leading @ (as a mention
+ * writes a tag) before its length is checked, so "  @ada " searches for "ada".
+ */
+export const UserSearchQuery = z.object({
+  q: z
+    .string()
+    .transform((text) => text.trim().replace(/^@\s*/, ''))
+    .pipe(
+      z
+        .string()
+        .min(1, 'must hold a character other than whitespace and a leading @')
+        .max(USER_SEARCH_MAX_CHARS, `must be at most ${USER_SEARCH_MAX_CHARS} characters once trimmed`),
+    )
+    // The pipe hides the rule from zod-to-openapi; this states it (the length counts after trimming,
+    // so no maxLength: a longer raw value with whitespace around is accepted).
+    .openapi({
+      type: 'string',
+      minLength: 1,
+      description:
+        `1–${USER_SEARCH_MAX_CHARS} characters once trimmed and without a leading @. Matches users whose ` +
+        'tag starts with it, or whose display name has, for each word of it, a word starting with that ' +
+        'word; both compared case-insensitively.',
+      example: 'ada',
+    }),
+  limit: queryInteger({ min: 1, max: USER_SEARCH_MAX_LIMIT })
+    .default(10)
+    .openapi({ description: `How many users to answer at most, 1–${USER_SEARCH_MAX_LIMIT}.`, example: 10 }),
+});
+export type UserSearchQuery = z.infer<typeof UserSearchQuery>;

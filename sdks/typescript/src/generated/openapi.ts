@@ -382,6 +382,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/users/search': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Search users
+     * @description Someone to write to: users whose tag starts with `q`, or whose display name has, for each word of `q`, a word starting with it (`ada lo` finds "Ada Lovelace"), both compared case-insensitively; accents count (`jose` does not find "José"). A leading @ and surrounding whitespace are dropped. Ordered: the user whose tag is `q`, then the other tag matches by tag, then display-name matches by display name, then tag (of at most 200 display-name matches, picked by the full-text index when more match: type more to narrow). Answers the public `UserOutput` that GET /v1/users/by-tag answers, never contacts or scopes. Banned accounts (whose grant no longer holds `messages.read`, and bots none of whose managers holds it) are left out. Any signed-in caller, as for GET /v1/users/by-tag.
+     */
+    get: operations['getUsersSearch'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/managed/users': {
     parameters: {
       query?: never;
@@ -1831,15 +1851,15 @@ export interface components {
       };
       context_origin_id?: string | null;
     };
+    UserList: {
+      users: components['schemas']['UserOutput'][];
+    };
     ManagedUserCreateInput: {
       user_tag: string;
       display_name?: string;
       /** @default false */
       is_bot?: boolean;
       bot?: components['schemas']['BotMetadata'];
-    };
-    UserList: {
-      users: components['schemas']['UserOutput'][];
     };
     /** @description `scopes` replaces the whole grant and is final: verifying an email or phone later adds nothing (this is how an account is banned). A managed user holds no more than its managers hold. */
     AdminUserUpdateRequest: {
@@ -3600,6 +3620,52 @@ export interface operations {
         };
       };
       /** @description Validation error. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getUsersSearch: {
+    parameters: {
+      query: {
+        /** @description 1–64 characters once trimmed and without a leading @. Matches users whose tag starts with it, or whose display name has, for each word of it, a word starting with that word; both compared case-insensitively. */
+        q: string;
+        /** @description How many users to answer at most, 1–50. */
+        limit?: number;
+      };
+      header?: {
+        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        'X-Correlation-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UserList'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `q` blank or over 64 characters once trimmed, or `limit` outside 1–50. */
       422: {
         headers: {
           [name: string]: unknown;
