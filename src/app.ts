@@ -31,6 +31,8 @@ import { messageEditsResolvers } from './components/messages/message-edits.resol
 import { mountMessageEditRoutes } from './components/messages/message-edits.rest.js';
 import { messagesResolvers } from './components/messages/messages.resolvers.js';
 import { mountMessageRoutes } from './components/messages/messages.rest.js';
+import { reactionsResolvers } from './components/reactions/reactions.resolvers.js';
+import { mountReactionRoutes } from './components/reactions/reactions.rest.js';
 import { recipientsResolvers } from './components/recipients/recipients.resolvers.js';
 import { mountRecipientRoutes } from './components/recipients/recipients.rest.js';
 import { exportResolvers } from './components/export/export.resolvers.js';
@@ -104,6 +106,7 @@ export async function createApp(ctx: AppContext): Promise<App> {
   mountMetricsRoutes(routes, ctx);
   mountMessageRoutes(routes, ctx);
   mountMessageEditRoutes(routes, ctx);
+  mountReactionRoutes(routes, ctx);
   mountLinkRoutes(routes, ctx);
   mountRecipientRoutes(routes, ctx);
   mountChannelRoutes(routes, ctx);
@@ -125,6 +128,7 @@ export async function createApp(ctx: AppContext): Promise<App> {
     metricsResolvers,
     messagesResolvers,
     messageEditsResolvers,
+    reactionsResolvers,
     linksResolvers,
     recipientsResolvers,
     channelsResolvers,

@@ -1,6 +1,6 @@
 // Deletes the messages of $ids, already authorized in this transaction, with every edge they have
-// (authorship, replies, stitches, receivers, bookmarks, inclusions, attachments). A reply child
-// that survives becomes the root of its own thread: its parent_id is cleared and it and every
+// (authorship, replies, stitches, receivers, bookmarks, reactions, inclusions, attachments). A reply
+// child that survives becomes the root of its own thread: its parent_id is cleared and it and every
 // descendant reached without passing through a deleted message get its id as root_id. The
 // re-rooting deliberately ignores visibility: it is the structure of threads others may see.
 CALL () {

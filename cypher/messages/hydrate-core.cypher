@@ -1,7 +1,8 @@
 // hydrate.cypher without the lists that cost the most (recipients, replies, stitches, channels,
-// attachments, saved): for answers narrowed with `fields=` to what a message says and where it sits
-// (id, content, subject, public, timestamp, author, parent_id, root_id, tags, import_info). Same
-// row shape, with those lists empty; parent and root are judged as hydrate.cypher judges them.
+// attachments, saved, reactions): for answers narrowed with `fields=` to what a message says and
+// where it sits (id, content, subject, public, timestamp, author, parent_id, root_id, tags,
+// import_info). Same row shape, with those lists empty; parent and root are judged as
+// hydrate.cypher judges them.
 UNWIND $ids AS wanted
 MATCH (m:Message {id: wanted})
 WHERE {{can_see(m)}}
@@ -14,4 +15,4 @@ RETURN m {.id, .content, .subject, .public, .tags, .reply_order, .default_outgoi
        COLLECT { MATCH (root:Message {id: m.root_id}) WHERE root.id IN $ids OR {{can_see(root)}} RETURN root.id }[0]
          AS root_id,
        [] AS recipients, [] AS replies, [] AS stitch_parents, [] AS stitch_children, [] AS channel_ids,
-       [] AS attachments, false AS is_saved
+       [] AS attachments, false AS is_saved, [] AS reactions

@@ -7,7 +7,9 @@
 // author, its adder and itself. Times come back as epoch milliseconds: the driver's DateTime
 // decoding cost more than the query. The viewer's channels are read once, from the viewer: asked
 // per channel ("is the viewer a member?"), the planner walked every member of the message's
-// channels (1,000 rows for a post into a 1,000-member channel).
+// channels (1,000 rows for a post into a 1,000-member channel). Reactions come counted per reaction
+// (one aggregation over the message's REACTED edges, each judged by the reaction-shown rule), never
+// as one row per reactor.
 CALL () {
   OPTIONAL MATCH (:User {uid: $viewer_uid})<-[:HAS_MEMBER]-(channel:Channel)
   RETURN collect(channel.id) AS viewer_channel_ids
@@ -36,4 +38,9 @@ RETURN m {.id, .content, .subject, .public, .tags, .reply_order, .default_outgoi
        [(channel:Channel)-[:INCLUDES]->(m) WHERE channel.id IN viewer_channel_ids | channel.id] AS channel_ids,
        [(m)-[a:ATTACHES]->(f:File) | f {.file_id, .filename, .content_type, .size, .sha256, position: a.position}]
          AS attachments,
-       EXISTS { (:User {uid: $viewer_uid})-[:BOOKMARKED]->(m) } AS is_saved
+       EXISTS { (:User {uid: $viewer_uid})-[:BOOKMARKED]->(m) } AS is_saved,
+       COLLECT { MATCH (reactor:User)-[r:REACTED]->(m) WHERE {{reaction_shown(r)}}
+                 WITH r.reaction AS reaction, count(*) AS reactors, min(r.at) AS first_at,
+                      sum(CASE WHEN reactor.uid = $viewer_uid THEN 1 ELSE 0 END) > 0 AS me
+                 RETURN {reaction: reaction, count: reactors, first_ms: first_at.epochMillis, me: me} }
+         AS reactions

@@ -49,13 +49,18 @@ const MESSAGE_FIELDS = [
   'channel_ids',
   'is_saved',
 ] as const;
-const PAGE = `skip limit has_more messages { ${MESSAGE_FIELDS.join(' ')} author { uid } }`;
+const PAGE = `skip limit has_more messages { ${MESSAGE_FIELDS.join(' ')} author { uid } reactions { reaction count me } }`;
 
 interface Page {
   skip: number;
   limit: number;
   has_more: boolean;
-  messages: (Record<string, unknown> & { id: string; content: string; author: { uid: string } })[];
+  messages: (Record<string, unknown> & {
+    id: string;
+    content: string;
+    author: { uid: string };
+    reactions: { reaction: string; count: number; me: boolean }[];
+  })[];
 }
 
 /** A REST page cut down to the fields PAGE selects. */
@@ -67,6 +72,7 @@ function asSelected(page: Page): Page {
         MESSAGE_FIELDS.map((name) => [name, message[name]]),
       ) as Page['messages'][number]),
       author: { uid: message.author.uid },
+      reactions: message.reactions,
     })),
   };
 }
@@ -96,6 +102,15 @@ describe('queries', () => {
     messageIds = [];
     for (const content of ['first', 'second', 'third'])
       messageIds.push((await postMessage(api, alice.token, { content, channel_ids: [channel.id] })).id);
+    // A reaction, so that comparing pages compares reactions too.
+    const reacted = await api.request(
+      'PUT',
+      `/v1/messages/${messageIds[0]}/reactions/${encodeURIComponent('👍')}`,
+      {
+        token: alice.token,
+      },
+    );
+    expect(reacted.status).toBe(200);
   });
 
   it('when a member asks for channels, then the same ChannelOutputs as REST', async () => {

@@ -69,6 +69,7 @@ describe('POST /v1/messages', () => {
       default_outgoing: null,
       import_info: null,
       is_saved: false,
+      reactions: [],
     });
     expect(m.id).toMatch(/^[0-9a-f]{8}$/);
     expect(m.root_id).toBe(m.id);

@@ -348,7 +348,9 @@ function jsonCase(
 function pathCases(op: Operation): Case[] {
   const cases: Case[] = [];
   for (const param of op.parameters.filter((p) => p.in === 'path'))
-    for (const [label, value] of BAD_PATH_VALUES)
+    for (const [label, value] of BAD_PATH_VALUES) {
+      // One emoji is exactly what a reaction is: not bad input there.
+      if (param.name === 'reaction' && label === 'emoji') continue;
       cases.push({
         op,
         label: `path ${param.name}: ${label}`,
@@ -362,6 +364,7 @@ function pathCases(op: Operation): Case[] {
           : {}),
         mustFail: true,
       });
+    }
   return cases;
 }
 

@@ -31,7 +31,14 @@ export const WEBHOOK_EVENT_TYPES = ['sent', 'ping', 'added', 'channels'] as cons
 
 /** What changed in a `message.updated` event. */
 export type MessageChange =
-  'tags' | 'subject' | 'public' | 'reply_order' | 'default_outgoing' | 'recipients' | 'channels';
+  | 'tags'
+  | 'subject'
+  | 'public'
+  | 'reply_order'
+  | 'default_outgoing'
+  | 'recipients'
+  | 'channels'
+  | 'reactions';
 
 /**
  * One change as a writer records it. Exactly one stream: a user (`uid`) or a channel

@@ -37,6 +37,7 @@ export const MessageChangeOutput = z.enum([
   'default_outgoing',
   'recipients',
   'channels',
+  'reactions',
 ]);
 
 export const MessageUpdatedEventOutput = z

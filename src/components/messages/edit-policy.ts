@@ -68,5 +68,10 @@ export async function editedMessage(
   if (asCaller) return asCaller;
   const [asAuthor] = await hydrateMessages(tx, { uid: target.author_uid }, [target.id], publicUrl);
   if (!asAuthor) throw messageNotFound();
-  return { ...asAuthor, is_saved: false };
+  // What only the viewer's own edges say (saved, reacted) is the caller's, who has none it may see.
+  return {
+    ...asAuthor,
+    is_saved: false,
+    reactions: asAuthor.reactions.map((reaction) => ({ ...reaction, me: false })),
+  };
 }

@@ -44,8 +44,8 @@ export function mountMessageEditRoutes(routes: RouteTable, ctx: AppContext): voi
     summary: 'Delete a message',
     description:
       'Only the author or one of the author’s managers may delete; no admin override. Without ' +
-      '`delete_descendants` the message goes with all its edges (stitches, recipients, bookmarks, channel ' +
-      'inclusions) and its reply children stay, each becoming the root of its own thread (its parent_id ' +
+      '`delete_descendants` the message goes with all its edges (stitches, recipients, bookmarks, reactions, ' +
+      'channel inclusions) and its reply children stay, each becoming the root of its own thread (its parent_id ' +
       'becomes null and it and its replies get its id as root_id). With `delete_descendants=true` the whole ' +
       'reply subtree goes, but only when you may delete every message in it: one you did not write (or whose ' +
       'author you do not manage), or cannot see, makes it 403 and nothing is deleted. Answers the deleted ids. ' +

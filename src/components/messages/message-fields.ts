@@ -1,8 +1,8 @@
 // Sparse answers: `fields=id,content,author,parent_id,timestamp` on the list and traverse endpoints
 // keeps only those keys of each message (`id` always), so a client showing a thread neither pays for
 // nor receives what it never reads. When no asked field needs the message's links (recipients,
-// replies, stitches, channels, attachments, saved state), hydration skips reading them at all
-// (cypher/messages/hydrate-core.cypher), which is where most of a page's time went.
+// replies, stitches, channels, attachments, saved state, reactions), hydration skips reading them at
+// all (cypher/messages/hydrate-core.cypher), which is where most of a page's time went.
 import { z } from '../../platform/openapi.js';
 import { MessageOutput } from './messages.schemas.js';
 
@@ -20,6 +20,7 @@ export const LINK_FIELDS = new Set<string>([
   'stitch_child_ids',
   'channel_ids',
   'is_saved',
+  'reactions',
 ]);
 
 /** A set of field names, or null for the whole message. */
@@ -55,7 +56,7 @@ export function fieldsQuery(extra: readonly string[] = []) {
       description:
         'Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none ' +
         `of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, ` +
-        `stitch_child_ids, channel_ids and is_saved makes the answer cheaper to build. Known: ${names}.`,
+        `stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: ${names}.`,
     });
 }
 

@@ -3,7 +3,7 @@
 // The query judged every neighbour outside the hydrated ids; one inside them is visible exactly
 // when it came back as a row of its own.
 import type { Row } from '../../platform/neo4j/database.js';
-import type { MessageOutput } from './messages.schemas.js';
+import type { MessageOutput, ReactionCount } from './messages.schemas.js';
 
 interface HydratedMessage {
   id: string;
@@ -26,6 +26,20 @@ interface HydratedRecipient {
   added_ms: number | null;
 }
 
+/** A reaction as the queries count it: its shown reactors and its first use (epoch ms). */
+export interface CountedReaction extends ReactionCount {
+  first_ms: number;
+}
+
+/** The order reactions are answered in: most used first, then the one used first. */
+export function byUseThenFirstUse(a: CountedReaction, b: CountedReaction): number {
+  return (
+    b.count - a.count ||
+    a.first_ms - b.first_ms ||
+    (a.reaction < b.reaction ? -1 : a.reaction > b.reaction ? 1 : 0)
+  );
+}
+
 /** A neighbour as the query lists it: [id, created_at as epoch ms]. */
 type Neighbour = [string, number];
 
@@ -41,6 +55,7 @@ export interface HydratedRow {
   channel_ids: string[];
   attachments: (Omit<MessageOutput['attachments'][number], 'url'> & { position: number })[];
   is_saved: boolean;
+  reactions: CountedReaction[];
 }
 
 const isoOf = (ms: number) => new Date(ms).toISOString();
@@ -97,6 +112,9 @@ export function toMessageOutput(row: HydratedRow, visible: Visible, publicUrl: s
     channel_ids: [...row.channel_ids].sort(),
     import_info: m.import_info_json ? (JSON.parse(m.import_info_json) as Record<string, unknown>) : null,
     is_saved: row.is_saved,
+    reactions: [...row.reactions]
+      .sort(byUseThenFirstUse)
+      .map(({ reaction, count, me }) => ({ reaction, count, me })),
   };
 }
 

@@ -1,7 +1,7 @@
 // GraphQL's `fields=`: a query names the Message fields it wants, so a resolver that lists or loads
 // messages reads the query's selection and hydrates without links (recipients, replies, stitches,
-// channels, attachments, saved state; cypher/messages/hydrate-core.cypher) when no selected field
-// needs them. Fragments, aliases and @skip / @include count as graphql-js counts them.
+// channels, attachments, saved state, reactions; cypher/messages/hydrate-core.cypher) when no
+// selected field needs them. Fragments, aliases and @skip / @include count as graphql-js counts them.
 import { collectFields } from '@graphql-tools/utils';
 import {
   getNamedType,

@@ -1,6 +1,6 @@
 // The only code that runs the messages' Cypher. Takes and returns plain objects.
 import type { EventRows } from '../event-log/event-log-repository.js';
-import type { Database, Tx } from '../../platform/neo4j/database.js';
+import { isEntityNotFound, type Database, type Tx } from '../../platform/neo4j/database.js';
 import { messagesOfHydrateAnswer } from './message-output.js';
 import type { MessageOutput } from './messages.schemas.js';
 
@@ -19,8 +19,8 @@ export async function hydrateMessages(
 ): Promise<MessageOutput[]> {
   if (ids.length === 0) return [];
   const params = { viewer_uid: viewer.uid, ids };
-  // Without links, recipients, replies, stitches, channels, attachments and is_saved come back empty:
-  // only for answers narrowed to fields that do not show them (message-fields.ts).
+  // Without links, recipients, replies, stitches, channels, attachments, is_saved and reactions come
+  // back empty: only for answers narrowed to fields that do not show them (message-fields.ts).
   const query = options.links === false ? 'messages/hydrate-core' : 'messages/hydrate';
   // Inside a write transaction (to answer with what it just wrote) or on its own.
   const rows = 'read' in source ? await source.read(query, params) : await source.run(query, params);
@@ -129,14 +129,6 @@ export async function writePost(
     if (isEntityNotFound(error)) throw new ParentVanished();
     throw error;
   }
-}
-
-function isEntityNotFound(error: unknown): boolean {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    (error as { code?: unknown }).code === 'Neo.ClientError.Statement.EntityNotFound'
-  );
 }
 
 const DAY_MS = 24 * 3600 * 1000;

@@ -192,6 +192,16 @@ export const Attachment = z
   })
   .openapi('FileMetadata');
 
+/** One reaction on a message as the viewer is shown it (cypher/fragments/reaction-shown.cypher). */
+export const ReactionCount = z
+  .object({
+    reaction: z.string().openapi({ example: '👍' }),
+    count: z.number().int().openapi({ description: 'Reactors of it that you are shown.' }),
+    me: z.boolean().openapi({ description: 'Whether you reacted with it.' }),
+  })
+  .openapi('ReactionCount');
+export type ReactionCount = z.infer<typeof ReactionCount>;
+
 export const MessageOutput = z
   .object({
     id: z.string(),
@@ -220,6 +230,11 @@ export const MessageOutput = z
       .openapi({ description: 'Channels holding it that the viewer belongs to.' }),
     import_info: z.record(z.string(), z.unknown()).nullable(),
     is_saved: z.boolean(),
+    reactions: z.array(ReactionCount).openapi({
+      description:
+        'Emoji reactions, most used first, then the one used first. A reactor who can no longer see the ' +
+        'message is not counted, and a BCC recipient only where that BCC entry is shown.',
+    }),
   })
   .openapi('MessageOutput', { description: 'Every id in it is one the viewer may see.' });
 export type MessageOutput = z.infer<typeof MessageOutput>;

@@ -2,7 +2,8 @@
 // it. A query may use a shared fragment from cypher/fragments/ as {{name(var)}}: the fragment's
 // `__m` becomes `var`. This is how the one visibility rule reaches every query. {{name(var, who)}}
 // also replaces the fragment's $viewer_uid parameter with the variable `who`, for queries that
-// judge visibility for many users at once (the notification outbox).
+// judge visibility for many users at once (the notification outbox). A fragment may use another
+// (reaction-shown judges the reactor with can-see): expansion repeats until none is left.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../paths.js';
@@ -15,14 +16,25 @@ function readCypherFile(relative: string): string {
     .trim();
 }
 
+const FRAGMENT_CALL = /\{\{([a-z_]+)\((\w+)(?:,\s*(\w+))?\)\}\}/g;
+/** Fragments nest this deep at most; deeper means two fragments use each other. */
+const MAX_FRAGMENT_NESTING = 4;
+
+function expandOnce(text: string): string {
+  return text.replace(FRAGMENT_CALL, (_match, name: string, variable: string, viewer: string | undefined) => {
+    const fragment = readCypherFile(`fragments/${name.replace(/_/g, '-')}`).replace(/__m\b/g, variable);
+    return viewer ? fragment.replace(/\$viewer_uid\b/g, viewer) : fragment;
+  });
+}
+
 function expandFragments(text: string): string {
-  return text.replace(
-    /\{\{([a-z_]+)\((\w+)(?:,\s*(\w+))?\)\}\}/g,
-    (_match, name: string, variable: string, viewer: string | undefined) => {
-      const fragment = readCypherFile(`fragments/${name.replace(/_/g, '-')}`).replace(/__m\b/g, variable);
-      return viewer ? fragment.replace(/\$viewer_uid\b/g, viewer) : fragment;
-    },
-  );
+  let expanded = text;
+  for (let depth = 0; ; depth++) {
+    const next = expandOnce(expanded);
+    if (next === expanded) return expanded;
+    if (depth === MAX_FRAGMENT_NESTING) throw new Error('Cypher fragments nest too deep (a cycle?)');
+    expanded = next;
+  }
 }
 
 /** The text of cypher/<name>.cypher with fragments expanded, e.g. cypher('identity/find-session'). */

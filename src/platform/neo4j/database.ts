@@ -202,6 +202,18 @@ function toRow(record: Neo4jRecord): Row {
   return row;
 }
 
+/**
+ * Whether a statement failed because a node it had matched was deleted by a transaction that held
+ * its lock meanwhile: to the caller, the node is missing.
+ */
+export function isEntityNotFound(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { code?: unknown }).code === 'Neo.ClientError.Statement.EntityNotFound'
+  );
+}
+
 /** Converts driver values into plain JSON-ready values. */
 export function toPlain(value: unknown): unknown {
   if (value === null || value === undefined) return null;
