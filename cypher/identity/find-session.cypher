@@ -9,7 +9,7 @@ OPTIONAL MATCH (manager:User {uid: s.acting_manager_uid})-[:MANAGES]->(u)
 OPTIONAL MATCH (s)-[:DELEGATED_FROM]->(parent)
 OPTIONAL MATCH (parent)-[:MINTED_FROM]->(parentKey:ApiKey)
 RETURN s {.id, .secret_hash, .permissions, .requested, .created_at, .expires_at, .revoked_at, .device_id,
-          .acting_manager_uid} AS session,
+          .acting_manager_uid, .last_used_at} AS session,
        {{principal(u)}} AS user,
        k {.key_id, .scopes_cap, .expires_at, .revoked_at} AS key,
        manager IS NOT NULL AS manager_link,

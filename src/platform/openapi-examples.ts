@@ -21,6 +21,8 @@ const EXAMPLES: Record<string, unknown> = {
     code: '042917',
     new_password: 'a longer passphrase 2026',
   },
+  'post /v1/auth/email-code/request': { email: 'ada@example.com' },
+  'post /v1/auth/email-code/login': { email: 'ada@example.com', code: '042917', device_id: 'ada-laptop' },
   'post /v1/auth/token': { requested_permissions: 'messages.read messages.write realtime.connect' },
   'post /v1/auth/keys/self': {
     label: 'echo bot',

@@ -49,6 +49,21 @@ export class Limiter {
     }
   }
 
+  /**
+   * Counts one hit for `key` and answers whether it was within the budget, never throwing: for a
+   * limit whose 429 would tell a stranger something (whether an account exists), the caller then
+   * quietly does less instead.
+   */
+  async tryConsume(key: string): Promise<boolean> {
+    try {
+      await this.limiter.consume(key);
+      return true;
+    } catch (error) {
+      if (error instanceof RateLimiterRes) return false;
+      throw error;
+    }
+  }
+
   /** Throws 429 when `key` has no budget left, without counting a hit. */
   async assertNotBlocked(key: string): Promise<void> {
     const res = await this.limiter.get(key);
@@ -84,7 +99,7 @@ export class Limiter {
 }
 
 /**
- * Failed attempts at an account's secret (its password, or a password-reset code) from client
+ * Failed attempts at an account's secret (its password, or an emailed code) from client
  * addresses (security finding #9: a stranger must not hold a lockout button). Failures are refused
  * outright per (account, address) once `perPair` of them fall in the window, so an attacker's
  * failures never lock the owner out on another address. They also count per account, whatever the
@@ -145,12 +160,18 @@ export interface RateLimits {
   loginFailures: FailureGuard;
   /** Wrong API key secrets per key id per 15 minutes. */
   keyFailuresById: Limiter;
-  /** Verification and password-reset challenges asked for, per account per hour. */
+  /**
+   * Challenges asked for per account per hour: contact verifications (429 past it), and, under keys
+   * of their own, emailed codes (password reset, sign-in), which past it are quietly not sent.
+   */
   challengeRequestsByAccount: Limiter;
-  /** Challenges asked for per target (an email, phone, endpoint URL or reset target) per hour. */
+  /** Challenges asked for per target (an email, phone, endpoint URL, reset or sign-in target) per hour. */
   challengeRequestsByTarget: Limiter;
-  /** Wrong password-reset codes, per account and address and per account. */
-  resetCodeFailures: FailureGuard;
+  /**
+   * Wrong emailed codes (password reset and sign-in by email share it: either signs the account in),
+   * per account and address and per account.
+   */
+  emailedCodeFailures: FailureGuard;
   /** Wrong contact-verification codes per account per 15 minutes (only the signed-in owner tries). */
   codeFailuresByAccount: Limiter;
   // Writes per account per minute, one budget per kind shared by REST and GraphQL (accountLimit).
@@ -159,6 +180,8 @@ export interface RateLimits {
   pingsByAccount: Limiter;
   recipientAddsByAccount: Limiter;
   uploadsByAccount: Limiter;
+  /** Reactions added and removed: each tells the message's audience (message.updated). */
+  reactionsByAccount: Limiter;
   /** Closes the Redis connection, if any. */
   close(): Promise<void>;
 }
@@ -194,8 +217,8 @@ export function createRateLimits(config: Config): RateLimits {
       FAILURE_PACE_SECONDS,
       redis,
     ),
-    resetCodeFailures: new FailureGuard(
-      'reset-code-fail',
+    emailedCodeFailures: new FailureGuard(
+      'emailed-code-fail',
       config.verification.codeFailuresPer15Min,
       15 * 60,
       FAILURE_PACE_SECONDS,
@@ -209,6 +232,7 @@ export function createRateLimits(config: Config): RateLimits {
     pingsByAccount: limiter('pings', config.rateLimits.actionsPerMinute, 60),
     recipientAddsByAccount: limiter('recipient-adds', config.rateLimits.actionsPerMinute, 60),
     uploadsByAccount: limiter('uploads', config.rateLimits.actionsPerMinute, 60),
+    reactionsByAccount: limiter('reactions', config.rateLimits.actionsPerMinute, 60),
     close: async () => {
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },

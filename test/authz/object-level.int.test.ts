@@ -47,6 +47,9 @@ const ATTEMPTS: Attempt[] = [
   { route: 'POST /v1/messages/{message_id}/read', body: {}, expect: [404] },
   { route: 'PUT /v1/messages/{message_id}/bookmark', expect: [404] },
   { route: 'DELETE /v1/messages/{message_id}/bookmark', expect: [404] },
+  { route: 'PUT /v1/messages/{message_id}/reactions/{reaction}', expect: [404] },
+  { route: 'DELETE /v1/messages/{message_id}/reactions/{reaction}', expect: [404] },
+  { route: 'GET /v1/messages/{message_id}/reactions', expect: [404] },
   { route: 'POST /v1/links/messages/{message_id_from}/{message_id_to}', expect: [404] },
   { route: 'DELETE /v1/links/messages/{message_id_from}/{message_id_to}', expect: [404] },
   { route: 'GET /v1/links/messages/{message_id}/incoming', expect: [404] },
@@ -66,6 +69,7 @@ const ATTEMPTS: Attempt[] = [
   { route: 'DELETE /v1/channels/{channel_id}/members/{uid}', expect: [403, 404] },
   { route: 'GET /v1/channels/{channel_id}/messages', expect: [403, 404] },
   { route: 'DELETE /v1/auth/keys/{key_id}', expect: [404] },
+  { route: 'DELETE /v1/auth/sessions/{session_id}', expect: [404] },
   { route: 'POST /v1/auth/act-as/{subject_uid}', expect: [403] },
   { route: 'PATCH /v1/admin/users/{uid}', body: { scopes: ['admin'] }, expect: [403] },
   { route: 'GET /v1/files/{file_id}', expect: [404] },
@@ -88,6 +92,9 @@ beforeAll(async () => {
   const channel = await channelWith(api, owner, [other]);
   const key = await createKey(api, owner.token);
   const bot = await createManaged(api, owner.token);
+  const session = await api.request<{ session_id: string }>('GET', '/v1/auth/session', {
+    token: owner.token,
+  });
   const upload = new FormData();
   upload.append('file', new Blob(['secret bytes'], { type: 'text/plain' }), 'secret.txt');
   const file = await fetch(`${api.url}/v1/files/upload`, {
@@ -102,11 +109,13 @@ beforeAll(async () => {
     message_id_to: second.id,
     channel_id: channel.id,
     key_id: key.key_id,
+    session_id: session.body.session_id,
     subject_uid: bot.uid,
     file_id: ((await file.json()) as { file_id: string }).file_id,
     owner: owner.uid,
     stranger: stranger.uid,
     other: other.uid,
+    reaction: encodeURIComponent('👍'),
   });
 });
 

@@ -41,6 +41,9 @@ const ROUTES = [
   'POST /v1/auth/keys/self',
   'DELETE /v1/auth/keys/{key_id}',
   'GET /v1/auth/session',
+  'GET /v1/auth/sessions',
+  'DELETE /v1/auth/sessions/{session_id}',
+  'POST /v1/auth/sessions/revoke-others',
   'POST /v1/auth/sessions/refresh',
   'POST /v1/auth/password/login',
   'POST /v1/auth/password/change',
@@ -76,6 +79,10 @@ const ROUTES = [
   'PUT /v1/messages/{message_id}/bookmark',
   'DELETE /v1/messages/{message_id}/bookmark',
   'GET /v1/messages/bookmarks',
+  // reactions/reactions.rest.ts
+  'PUT /v1/messages/{message_id}/reactions/{reaction}',
+  'DELETE /v1/messages/{message_id}/reactions/{reaction}',
+  'GET /v1/messages/{message_id}/reactions',
   // links/links.rest.ts
   'POST /v1/links/messages/{message_id_from}/{message_id_to}',
   'DELETE /v1/links/messages/{message_id_from}/{message_id_to}',
@@ -127,6 +134,8 @@ const ROUTES = [
   'POST /v1/auth/contacts/endpoint/verify',
   'POST /v1/auth/password/reset/request',
   'POST /v1/auth/password/reset',
+  'POST /v1/auth/email-code/request',
+  'POST /v1/auth/email-code/login',
   // webhooks/webhooks.rest.ts
   'GET /v1/managed/users/{uid}/deliveries',
 ];
@@ -134,6 +143,7 @@ const ROUTES = [
 /** Sample values for path parameters, so that each listed route can be called. */
 const SAMPLE_PARAMS: Record<string, string> = {
   key_id: '0badc0de',
+  session_id: '0badc0de0badc0de',
   subject_uid: '0badc0de',
   user_tag: 'nobody-here',
   uid: '0badc0de',

@@ -1,5 +1,5 @@
 // Write rate limits per account (SKEIN_RATE_LIMIT_POSTS_PER_MIN, SKEIN_RATE_LIMIT_ACTIONS_PER_MIN):
-// posts, pings, recipient adds and uploads, in REST and GraphQL on one budget per kind, with 429,
+// posts, pings, recipient adds, uploads and reactions, in REST and GraphQL on one budget per kind, with 429,
 // Retry-After and RateLimit-* headers (contract, "General").
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { upload } from '../files/file-helpers.js';
@@ -91,7 +91,7 @@ describe('posts per account', () => {
   });
 });
 
-describe('pings, recipient adds and uploads per account', () => {
+describe('pings, recipient adds, uploads and reactions per account', () => {
   it('when an account pings past its budget, then the next ping is 429, in REST and GraphQL', async () => {
     const [ada, bob] = [await registerWriter(api), await registerWriter(api)];
     const message = await postMessage(api, ada.token, { content: 'look', recipients: [bob.tag] });
@@ -132,5 +132,24 @@ describe('pings, recipient adds and uploads per account', () => {
     const refused = await upload(api, ada.token, 'one too many');
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual({ detail: expect.any(String), code: 'rate_limited' });
+  });
+
+  it('when an account adds and removes reactions past its budget, then the next change is 429 in REST and GraphQL and changes nothing', async () => {
+    const ada = await registerWriter(api);
+    const message = await postMessage(api, ada.token, { content: 'react' });
+    const path = (reaction: string) => `/v1/messages/${message.id}/reactions/${encodeURIComponent(reaction)}`;
+    expect((await api.request('PUT', path('👍'), { token: ada.token })).status).toBe(200);
+    expect((await api.request('DELETE', path('👍'), { token: ada.token })).status).toBe(200);
+    expectRateLimited(await api.request('PUT', path('🎉'), { token: ada.token }));
+    const viaGraphql = await api.graphql(
+      'mutation($id: String!) { react(message_id: $id, reaction: "🎉") { me } }',
+      { id: message.id },
+      { token: ada.token },
+    );
+    expect(viaGraphql.body.errors?.[0]?.extensions?.code).toBe('rate_limited');
+    const seen = await api.request<{ reactions: unknown[] }>('GET', `/v1/messages/${message.id}`, {
+      token: ada.token,
+    });
+    expect(seen.body.reactions).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 // The rules of a challenge, in one place: 6-digit codes from a CSPRNG, stored only as a salted
 // SHA-256 (the challenge id is the salt, so equal codes never look alike) and compared in constant
 // time; a lifetime (SKEIN_CODE_TTL_SECONDS, 10 minutes by default); death at the 5th wrong try; one
-// live challenge per purpose, account and contact (a new request replaces the old one).
+// live challenge per purpose, account and contact (a new request replaces the old one). Contact
+// verification, password reset and sign-in by email all keep their codes here.
 import { randomBytes, randomInt } from 'node:crypto';
 import { matchesHash, sha256Hex } from '../../platform/auth/secrets.js';
 import type { Config } from '../../platform/config.js';
@@ -11,7 +12,9 @@ import type { ContactKind } from './contacts.schemas.js';
 export const MAX_WRONG_TRIES = 5;
 const CODE = /^\d{6}$/;
 
-export type ChallengePurpose = 'verify' | 'reset';
+/** Codes mailed to an account nobody is signed in to; each signs the account in (emailed-codes.ts). */
+export type EmailedCodePurpose = 'reset' | 'signin';
+export type ChallengePurpose = 'verify' | EmailedCodePurpose;
 
 export interface StoredChallenge {
   id: string;
@@ -75,6 +78,7 @@ export function verificationSlot(uid: string, kind: ContactKind, value: string):
   return `verify:${uid}:${kind}:${value}`;
 }
 
-export function resetSlot(uid: string): string {
-  return `reset:${uid}`;
+/** One live emailed code per purpose and account: `reset:<uid>`, `signin:<uid>`. */
+export function emailedCodeSlot(purpose: EmailedCodePurpose, uid: string): string {
+  return `${purpose}:${uid}`;
 }

@@ -52,6 +52,8 @@ export interface ChallengeWrites {
   }): Promise<ContactRecord>;
   /** Uses the challenge up, sets the password hash and ends every session of the user. */
   resetPassword(input: { challenge_id: string; uid: string; password_hash: string }): Promise<void>;
+  /** Uses the challenge up, and nothing else (a sign-in code: the session is minted after). */
+  useChallenge(challengeId: string): Promise<void>;
 }
 
 /**
@@ -98,9 +100,13 @@ function challengeWrites(tx: Tx): ChallengeWrites {
       await tx.run('identity/set-password', { uid: input.uid, password_hash: input.password_hash });
       await tx.run('identity/revoke-user-sessions', { uid: input.uid, keep_session_id: null, now: now() });
     },
+    useChallenge: async (challengeId) => {
+      await tx.run('contacts/use-challenge', { challenge_id: challengeId });
+    },
   };
 }
 
+/** An account an emailed code may be for (password reset, sign-in by email). */
 export interface ResetCandidate {
   uid: string;
   /** Latest verified first. */

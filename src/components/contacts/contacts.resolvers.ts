@@ -1,10 +1,11 @@
-// GraphQL fields of contact verification and password reset; each calls the same use case as its
+// GraphQL fields of contact verification, password reset and sign-in by email code; each calls the same use case as its
 // REST route (see contacts.rest.ts) and counts against the same per-address auth limit.
 import type { IResolvers } from '@graphql-tools/utils';
 import type { GraphQLContext } from '../../platform/graphql/graphql-context.js';
-import { args, callerOf, limitAuth } from '../../platform/graphql/resolver-helpers.js';
+import { args, callerOf, limitAuth, withoutNulls } from '../../platform/graphql/resolver-helpers.js';
 import { deliverToken } from '../identity/token-cookie.js';
 import * as schemas from './contacts.schemas.js';
+import { logInWithEmailCode, requestEmailCode } from './log-in-with-email-code.js';
 import { requestContactChallenge } from './request-contact-challenge.js';
 import { requestPasswordReset, resetPassword } from './reset-password.js';
 import { verifyContactCode, verifyEndpoint } from './verify-contact.js';
@@ -52,6 +53,21 @@ export const contactsResolvers: IResolvers<unknown, GraphQLContext> = {
       return deliverToken(
         context.cookies,
         await resetPassword(context.app, args(schemas.PasswordResetInput, input), context.ip),
+      );
+    },
+    requestEmailCode: async (_: unknown, { input }: Args, context: GraphQLContext) => {
+      await limitAuth(context);
+      return requestEmailCode(context.app, args(schemas.EmailCodeRequestInput, input));
+    },
+    loginWithEmailCode: async (_: unknown, { input }: Args, context: GraphQLContext) => {
+      await limitAuth(context);
+      return deliverToken(
+        context.cookies,
+        await logInWithEmailCode(
+          context.app,
+          args(schemas.EmailCodeLoginInput, withoutNulls(input)),
+          context.ip,
+        ),
       );
     },
   },

@@ -7,11 +7,14 @@
 //   POST /v1/auth/contacts/endpoint/verify    the URL echoes a nonce → endpoint verified, secret shown
 //   POST /v1/auth/password/reset/request      a reset code by email (no authentication)
 //   POST /v1/auth/password/reset              code + new password → signed in, other sessions end
+//   POST /v1/auth/email-code/request          a sign-in code by email (no authentication)
+//   POST /v1/auth/email-code/login            email + code → signed in
 import type { AppContext } from '../../platform/context.js';
 import type { RouteTable } from '../../platform/http/route-table.js';
 import type { RateLimits } from '../../platform/rate-limits.js';
 import { deliverToken } from '../identity/token-cookie.js';
 import * as schemas from './contacts.schemas.js';
+import { logInWithEmailCode, requestEmailCode } from './log-in-with-email-code.js';
 import { requestContactChallenge } from './request-contact-challenge.js';
 import { requestPasswordReset, resetPassword } from './reset-password.js';
 import { verifyContactCode, verifyEndpoint } from './verify-contact.js';
@@ -206,5 +209,54 @@ export function mountContactRoutes(routes: RouteTable, ctx: AppContext): void {
       409: 'Several accounts have verified that email; add user_tag (ambiguous_email).',
     },
     handler: async ({ body, cookies, ip }) => deliverToken(cookies, await resetPassword(ctx, body, ip)),
+  });
+
+  routes.add({
+    method: 'post',
+    path: '/v1/auth/email-code/request',
+    tag: TAG,
+    summary: 'Ask for a sign-in code by email',
+    description:
+      'Sign-in without a password: a 6-digit code goes to `email` if exactly one account has verified it ' +
+      '(an address only given at registration does not count). Answers 200 with a well-formed ' +
+      'ChallengeResponse whether or not such an account exists; only an email that several accounts have ' +
+      'verified answers 409. Limited per client address and per email (SKEIN_VERIFICATION_REQUESTS_PER_HOUR, ' +
+      'then 429); past the account’s own hourly budget for emailed codes (shared with password reset) the ' +
+      'answer stays the same but nothing is sent. A new request replaces the previous code.',
+    auth: 'none',
+    rateLimit: authLimit,
+    missingIsBadRequest: true,
+    body: schemas.EmailCodeRequestInput,
+    response: schemas.ChallengeResponse,
+    errors: {
+      400: 'Missing or invalid email (invalid_email).',
+      409: 'Several accounts have verified that email (ambiguous_email); sign in with a password and user_tag.',
+    },
+    handler: ({ body }) => requestEmailCode(ctx, body),
+  });
+
+  routes.add({
+    method: 'post',
+    path: '/v1/auth/email-code/login',
+    tag: TAG,
+    summary: 'Sign in with an emailed code',
+    description:
+      'Answers a TokenResponse and sets the `svc_session` cookie, as password login does; `device_id` names ' +
+      'the session in GET /v1/auth/sessions. An unknown email, a missing, used or expired code and a wrong ' +
+      'code all answer 400 invalid_code. Code rules: 6 digits, valid for 10 minutes (SKEIN_CODE_TTL_SECONDS), ' +
+      'single use, dead at the 5th wrong try; wrong codes are also limited per account and client address ' +
+      '(SKEIN_CODE_FAILURES_PER_15_MIN, shared with password reset codes; then 429). An account an ' +
+      'administrator disabled gets 403 account_disabled, and only with the right code.',
+    auth: 'none',
+    rateLimit: authLimit,
+    missingIsBadRequest: true,
+    body: schemas.EmailCodeLoginInput,
+    response: schemas.TokenResponse,
+    errors: {
+      400: 'Missing parameters, an invalid email, or a wrong, used or expired code (invalid_code).',
+      403: 'The account is disabled (account_disabled).',
+      409: 'Several accounts have verified that email (ambiguous_email).',
+    },
+    handler: async ({ body, cookies, ip }) => deliverToken(cookies, await logInWithEmailCode(ctx, body, ip)),
   });
 }

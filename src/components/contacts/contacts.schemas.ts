@@ -3,7 +3,7 @@
 // use cases answer, rather than the schema's 422. The document still states each format (through
 // .openapi only, so validation is unchanged): contact-values.ts holds the rules it describes.
 import { eachRequired, z } from '../../platform/openapi.js';
-import { NewPassword } from '../identity/identity.schemas.js';
+import { DeviceId, NewPassword } from '../identity/identity.schemas.js';
 
 const EmailField = z.string().max(320).openapi({
   format: 'email',
@@ -111,5 +111,17 @@ export const PasswordResetInput = z
     allOf: [ACCOUNT_NAMED],
   });
 export type PasswordResetInput = z.infer<typeof PasswordResetInput>;
+
+export const EmailCodeRequestInput = z
+  .object({ email: EmailField })
+  .strict()
+  .openapi('EmailCodeRequest', { description: 'An email your account has verified.' });
+export type EmailCodeRequestInput = z.infer<typeof EmailCodeRequestInput>;
+
+export const EmailCodeLoginInput = z
+  .object({ email: EmailField, code: CodeField, device_id: DeviceId.optional() })
+  .strict()
+  .openapi('EmailCodeLoginRequest');
+export type EmailCodeLoginInput = z.infer<typeof EmailCodeLoginInput>;
 
 export { TokenResponse } from '../identity/identity.schemas.js';

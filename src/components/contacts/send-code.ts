@@ -31,6 +31,17 @@ export async function sendCode(
     });
     return;
   }
+  if (message.purpose === 'signin') {
+    await mail.send({
+      to,
+      code,
+      subject: 'Your Skein sign-in code',
+      body:
+        `Your Skein sign-in code is ${code}. It is valid for ${valid} and works once.\n\n` +
+        'If you did not ask to sign in, ignore this message: nobody gets in without the code.',
+    });
+    return;
+  }
   await mail.send({
     to,
     code,

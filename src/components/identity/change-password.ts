@@ -35,6 +35,6 @@ export async function changePassword(
     const user = await repo.setPasswordHash(tx, caller.uid, passwordHash);
     if (!user) throw new AppError('invalid_session', 'The session is invalid or has expired.');
     await repo.revokeUserSessions(tx, caller.uid, null);
-    return mintSignInSession(ctx, { uid: caller.uid, scopes: user.scopes }, tx);
+    return mintSignInSession(ctx, { uid: caller.uid, scopes: user.scopes }, { method: 'password' }, tx);
   });
 }

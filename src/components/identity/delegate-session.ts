@@ -25,6 +25,7 @@ export async function delegateSession(
     keyCap: null,
     deviceId: null,
     actingManagerUid: manager.uid,
+    method: 'delegation',
   });
 }
 

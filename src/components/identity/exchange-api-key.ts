@@ -26,5 +26,6 @@ export async function exchangeApiKey(ctx: AppContext, input: ExchangeInput): Pro
     keyCap: key.keyCap,
     deviceId: input.device_id ?? null,
     actingManagerUid: null,
+    method: 'api_key',
   });
 }

@@ -27,7 +27,20 @@ export interface SessionRecord {
   revoked_at: string | null;
   device_id: string | null;
   acting_manager_uid: string | null;
+  /** When a request last presented it, to within a minute; null for sessions from before it was kept. */
+  last_used_at: string | null;
 }
+
+/** How a session was made, as its record says (GET /v1/auth/sessions). */
+export const SESSION_METHODS = [
+  'password',
+  'registration',
+  'password_reset',
+  'email_code',
+  'api_key',
+  'delegation',
+] as const;
+export type SessionMethod = (typeof SESSION_METHODS)[number];
 
 export interface KeyState {
   key_id: string;
@@ -63,9 +76,9 @@ export interface DelegationParent {
   key: KeyState | null;
 }
 
-export interface FoundSession {
+/** What decides whether a session still authenticates (sessions.ts, assertLiveSession). */
+export interface SessionState {
   session: SessionRecord;
-  user: PrincipalRecord;
   key: KeyState | null;
   managerLink: boolean;
   /** For a delegated session: the manager's live grant (null when the link is gone). */
@@ -73,18 +86,60 @@ export interface FoundSession {
   parent: DelegationParent | null;
 }
 
+export interface FoundSession extends SessionState {
+  user: PrincipalRecord;
+}
+
+/** A session of the user's list: its state, and how it was made when the record says so. */
+export interface ListedSession extends SessionState {
+  method: SessionMethod | null;
+}
+
+function sessionState(row: Row): SessionState {
+  return {
+    session: row.session as SessionRecord,
+    key: (row.key as KeyState | null) ?? null,
+    managerLink: row.manager_link === true,
+    manager: (row.manager as SessionState['manager'] | null) ?? null,
+    parent: (row.parent as DelegationParent | null) ?? null,
+  };
+}
+
 export async function findSession(db: Database, sessionId: string): Promise<FoundSession | null> {
   const rows = await db.read('identity/find-session', { session_id: sessionId });
   const row = rows[0];
-  if (!row) return null;
-  return {
-    session: row.session as SessionRecord,
-    user: row.user as PrincipalRecord,
-    key: (row.key as KeyState | null) ?? null,
-    managerLink: row.manager_link === true,
-    manager: (row.manager as FoundSession['manager'] | null) ?? null,
-    parent: (row.parent as DelegationParent | null) ?? null,
-  };
+  return row ? { ...sessionState(row), user: row.user as PrincipalRecord } : null;
+}
+
+/** The user's sessions not revoked nor expired, newest first (delegated and key state to judge). */
+export async function listSessions(db: Database, uid: string): Promise<ListedSession[]> {
+  const rows = await db.read('identity/list-sessions', { uid, now: now() });
+  return rows.map((row) => ({ ...sessionState(row), method: (row.method as SessionMethod | null) ?? null }));
+}
+
+/** Records that a request presented the session (callers send it at most once a minute). */
+export async function touchSession(db: Database, sessionId: string): Promise<void> {
+  await db.write('identity/touch-session', { session_id: sessionId, now: now() });
+}
+
+/** Revokes one of the user's sessions; false when the user has no session of that id. */
+export async function revokeOwnSession(db: Database, uid: string, sessionId: string): Promise<boolean> {
+  const rows = await db.write('identity/revoke-own-session', { uid, session_id: sessionId, now: now() });
+  return rows.length > 0;
+}
+
+/** Revokes every live session of the user but `keepSessionId`; answers the ids it revoked. */
+export async function revokeOtherSessions(
+  db: Database,
+  uid: string,
+  keepSessionId: string | null,
+): Promise<string[]> {
+  const rows = await db.write('identity/revoke-other-sessions', {
+    uid,
+    keep_session_id: keepSessionId,
+    now: now(),
+  });
+  return rows.map((row) => row.session_id as string);
 }
 
 export interface NewSession {
@@ -97,6 +152,7 @@ export interface NewSession {
   device_id: string | null;
   key_id: string | null;
   acting_manager_uid: string | null;
+  method: SessionMethod;
   /** A delegated session's parent: the manager's session, or the manager's key. */
   parent_session_id: string | null;
   parent_key_id: string | null;

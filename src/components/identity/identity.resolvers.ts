@@ -10,9 +10,10 @@ import * as schemas from './identity.schemas.js';
 import { logInWithPassword } from './log-in-with-password.js';
 import { logOut } from './log-out.js';
 import { createApiKey, listApiKeys, revokeApiKey } from './manage-api-keys.js';
+import { listSessions, revokeOtherSessions, revokeSession } from './manage-sessions.js';
 import { readSession, refreshSession } from './read-session.js';
 import { registerUser } from './register-user.js';
-import { deliverToken, toTokenResponse } from './token-cookie.js';
+import { clearEndedSessionCookies, deliverToken, toTokenResponse } from './token-cookie.js';
 
 type Args = Record<string, unknown>;
 
@@ -23,6 +24,8 @@ export const identityResolvers: IResolvers<unknown, GraphQLContext> = {
     session: (_: unknown, __: Args, context: GraphQLContext) => readSession(context.app, callerOf(context)),
     apiKeys: async (_: unknown, __: Args, context: GraphQLContext) =>
       (await listApiKeys(context.app, callerOf(context))).keys,
+    sessions: async (_: unknown, __: Args, context: GraphQLContext) =>
+      (await listSessions(context.app, callerOf(context))).sessions,
   },
   Mutation: {
     exchangeApiKey: async (_: unknown, { input }: Args, context: GraphQLContext) => {
@@ -37,6 +40,17 @@ export const identityResolvers: IResolvers<unknown, GraphQLContext> = {
       createApiKey(context.app, callerOf(context), args(schemas.KeyCreateInput, input)),
     revokeApiKey: (_: unknown, raw: Args, context: GraphQLContext) =>
       revokeApiKey(context.app, callerOf(context), args(schemas.KeyIdParam, raw).key_id),
+    revokeSession: async (_: unknown, raw: Args, context: GraphQLContext) => {
+      const { session_id } = args(schemas.SessionIdParam, raw);
+      const result = await revokeSession(context.app, callerOf(context), session_id);
+      clearEndedSessionCookies(context.cookies, [result.session_id]);
+      return result;
+    },
+    revokeOtherSessions: async (_: unknown, __: Args, context: GraphQLContext) => {
+      const result = await revokeOtherSessions(context.app, callerOf(context));
+      clearEndedSessionCookies(context.cookies, result.revoked);
+      return result;
+    },
     refreshSession: async (_: unknown, __: Args, context: GraphQLContext) =>
       deliverToken(context.cookies, await refreshSession(context.app, callerOf(context))),
     login: async (_: unknown, { input }: Args, context: GraphQLContext) => {

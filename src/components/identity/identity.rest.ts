@@ -5,6 +5,9 @@
 //   POST /v1/auth/keys/self               new API key (secret shown once)
 //   DELETE /v1/auth/keys/:key_id          revoke a key and the sessions minted from it
 //   GET  /v1/auth/session                 the presented session (pure read)
+//   GET  /v1/auth/sessions                the caller's live sessions, which one is current
+//   DELETE /v1/auth/sessions/:session_id  end one of them (the current one too: like logout)
+//   POST /v1/auth/sessions/revoke-others  end all but the current one
 //   POST /v1/auth/sessions/refresh        same token, new expiry
 //   POST /v1/auth/password/login          user_tag or email + password → session
 //   POST /v1/auth/password/change         new password; other sessions end
@@ -23,9 +26,10 @@ import * as schemas from './identity.schemas.js';
 import { logInWithPassword } from './log-in-with-password.js';
 import { logOut } from './log-out.js';
 import { createApiKey, listApiKeys, revokeApiKey } from './manage-api-keys.js';
+import { listSessions, revokeOtherSessions, revokeSession } from './manage-sessions.js';
 import { readSession, refreshSession } from './read-session.js';
 import { registerUser } from './register-user.js';
-import { deliverToken, toTokenResponse } from './token-cookie.js';
+import { clearEndedSessionCookies, deliverToken, toTokenResponse } from './token-cookie.js';
 
 const TAG = 'auth';
 const authLimit = (limits: RateLimits) => limits.authByAddress;
@@ -110,6 +114,60 @@ export function mountIdentityRoutes(routes: RouteTable, ctx: AppContext): void {
     auth: 'required',
     response: schemas.SessionOutput,
     handler: ({ caller }) => readSession(ctx, caller),
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/v1/auth/sessions',
+    tag: TAG,
+    summary: 'List your sessions',
+    description:
+      'Your live sessions (not revoked, not expired, not ended with the key or the manager session that ' +
+      'made them), newest first, with `current` true for the one making this request. With an API key none ' +
+      'is current; a delegated session lists the sessions of the user it acts as. No secret appears: ' +
+      '`session_id` only names a session. `last_used_at` is written at most once a minute.',
+    auth: 'required',
+    response: schemas.SessionList,
+    handler: ({ caller }) => listSessions(ctx, caller),
+  });
+
+  routes.add({
+    method: 'delete',
+    path: '/v1/auth/sessions/:session_id',
+    tag: TAG,
+    summary: 'End one of your sessions',
+    description:
+      'Takes effect at once on every instance: the next request with that token is 401, and so is its ' +
+      'refresh; delegated sessions minted through it end too. Ending the session making the request works ' +
+      'like logout for it (the `svc_session` cookie is cleared when it holds that session). Ending an ' +
+      'already ended session of yours answers the same.',
+    auth: 'required',
+    params: schemas.SessionIdParam,
+    response: schemas.SessionRevoked,
+    errors: { 404: 'You have no session with that id (`session_not_found`), whoever’s it is.' },
+    handler: async ({ caller, params, cookies }) => {
+      const result = await revokeSession(ctx, caller, params.session_id);
+      clearEndedSessionCookies(cookies, [result.session_id]);
+      return result;
+    },
+  });
+
+  routes.add({
+    method: 'post',
+    path: '/v1/auth/sessions/revoke-others',
+    tag: TAG,
+    summary: 'End all your other sessions',
+    description:
+      '“Sign out everywhere else”: ends every live session of yours but the one making the request, at once ' +
+      'on every instance, and answers their ids. With an API key there is no current session, so every ' +
+      'session ends.',
+    auth: 'required',
+    response: schemas.OtherSessionsRevoked,
+    handler: async ({ caller, cookies }) => {
+      const result = await revokeOtherSessions(ctx, caller);
+      clearEndedSessionCookies(cookies, result.revoked);
+      return result;
+    },
   });
 
   routes.add({

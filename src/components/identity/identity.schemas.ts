@@ -2,6 +2,7 @@
 import { eachRequired, z } from '../../platform/openapi.js';
 import { SCOPES, parseScopeList } from '../../platform/auth/scopes.js';
 import { Uid, UserTag } from '../users/users.schemas.js';
+import { SESSION_METHODS } from './identity-repository.js';
 import { MAX_PASSWORD_BYTES, MIN_PASSWORD_LENGTH, fitsBcrypt } from './passwords.js';
 
 /**
@@ -35,11 +36,18 @@ export const TokenResponse = z
   .openapi('TokenResponse', { description: 'Also sets the HttpOnly `svc_session` cookie.' });
 export type TokenResponse = z.infer<typeof TokenResponse>;
 
+/** A client's name for the device a session is for; GET /v1/auth/sessions shows it back. */
+export const DeviceId = z
+  .string()
+  .min(1)
+  .max(200)
+  .openapi({ description: 'Your name for this device; the session list shows it.', example: 'ada-laptop' });
+
 export const TokenRequest = z
   .object({
     requested_permissions: ScopeString.optional(),
     requested_scopes: ScopeString.optional().openapi({ description: 'Alias of requested_permissions.' }),
-    device_id: z.string().min(1).max(200).optional(),
+    device_id: DeviceId.optional(),
     aud: z.unknown().optional().openapi({ description: 'Accepted and ignored (deprecated).' }),
     cnf: z.unknown().optional().openapi({ description: 'Accepted and ignored (deprecated).' }),
     act: z.unknown().optional().openapi({ description: 'Accepted and ignored (deprecated).' }),
@@ -107,6 +115,58 @@ export const SessionOutput = z
   })
   .openapi('SessionOutput');
 export type SessionOutput = z.infer<typeof SessionOutput>;
+
+const SESSION_ID_PATTERN = /^[0-9a-f]{16}$/;
+
+export const SessionSummary = z
+  .object({
+    session_id: z.string().openapi({
+      description:
+        'The id GET /v1/auth/session answers, to name the session in DELETE /v1/auth/sessions/{session_id}. ' +
+        'It is not a credential: a token is this id and a secret that is never shown again.',
+      example: '5f0c2a9e41b7d836',
+    }),
+    device_id: z.string().nullable().openapi({ description: 'As given when the session was made.' }),
+    method: z
+      .enum(SESSION_METHODS)
+      .nullable()
+      .openapi({
+        description:
+          'How the session was made: signing in with a password (or changing it), registering, a password ' +
+          'reset, an emailed code, an API key exchange, or a manager’s delegation or act-as. Null when the ' +
+          'record does not say (sessions from before this was recorded).',
+      }),
+    created_at: z.string(),
+    last_used_at: z
+      .string()
+      .nullable()
+      .openapi({
+        description:
+          'When a request last presented the session, to within a minute (it is written at most once a ' +
+          'minute); the sign-in counts as the first use. Null for sessions from before it was recorded.',
+      }),
+    expires_at: z.string(),
+    acting_as: z.object({ manager_uid: z.string() }).nullable(),
+    current: z.boolean().openapi({ description: 'True for the session making this request.' }),
+  })
+  .openapi('SessionSummary');
+export type SessionSummary = z.infer<typeof SessionSummary>;
+
+export const SessionList = z
+  .object({ sessions: z.array(SessionSummary) })
+  .openapi('SessionList', { description: 'Live sessions only (not revoked, not expired), newest first.' });
+
+export const SessionIdParam = z.object({
+  session_id: z.string().regex(SESSION_ID_PATTERN).openapi({ example: '5f0c2a9e41b7d836' }),
+});
+export const SessionRevoked = z
+  .object({ session_id: z.string(), revoked: z.literal(true) })
+  .openapi('SessionRevoked');
+export const OtherSessionsRevoked = z
+  .object({
+    revoked: z.array(z.string()).openapi({ description: 'The ids of the sessions that were ended.' }),
+  })
+  .openapi('OtherSessionsRevoked');
 
 export const RefreshInput = z
   .object({})

@@ -3,6 +3,7 @@
 // account is meant), so neither the answer nor its timing tells whether an account exists or how
 // many share an email. An email names an account only once verified. Failed attempts are counted
 // per account and address, and paced per account (FailureGuard): never a lock a stranger can set.
+// The right password of a banned account gets no session (mintSignInSession, assertMaySignIn).
 import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { findUserByUid } from '../users/users-repository.js';
@@ -44,5 +45,5 @@ export async function logInWithPassword(
     throw new AppError('invalid_credentials', 'Wrong user or password.');
   }
   await failures.succeed(failureKeys, address);
-  return mintSignInSession(ctx, { uid: user.uid, scopes: user.scopes });
+  return mintSignInSession(ctx, { uid: user.uid, scopes: user.scopes }, { method: 'password' });
 }

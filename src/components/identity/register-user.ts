@@ -33,6 +33,7 @@ export async function registerUser(
       manager_uid: null,
       bot: null,
     },
-    (tx, user) => mintSignInSession(ctx, { uid: user.uid, scopes: user.scopes }, tx),
+    (tx, user) =>
+      mintSignInSession(ctx, { uid: user.uid, scopes: user.scopes }, { method: 'registration' }, tx),
   );
 }

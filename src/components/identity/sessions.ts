@@ -1,5 +1,6 @@
 // Minting sessions and resolving credentials into a caller: the one place for session TTL,
-// permission freezing (requested ∩ key cap ∩ grant) and the checks every credential passes.
+// permission freezing (requested ∩ key cap ∩ grant), the checks every credential passes, who may
+// sign in at all, and how often a credential's last use is written.
 import type { Caller, Credentials } from '../../platform/auth/caller.js';
 import { intersectScopes, type Scope } from '../../platform/auth/scopes.js';
 import {
@@ -26,6 +27,8 @@ export interface MintRequest {
   keyCap: Scope[] | null;
   deviceId: string | null;
   actingManagerUid: string | null;
+  /** How the session is made, kept on its record for the session list. */
+  method: repo.SessionMethod;
   /** For a delegated session: the manager's credential it answers for, and when that ends. */
   delegatedFrom?: Delegation;
 }
@@ -41,16 +44,24 @@ export interface MintedSession extends TokenResponse {
   session_id: string;
 }
 
+/** The ways a person signs in to a session of their own (mintSignInSession). */
+export type SignInMethod = Extract<
+  repo.SessionMethod,
+  'password' | 'registration' | 'password_reset' | 'email_code'
+>;
+
 /**
- * A session of the user's own with everything their grant allows: what signing in by password,
- * registering, changing or resetting a password gives. Given `tx`, the session is written in that
- * transaction, so it commits (or not) with the change that signs the user in.
+ * A session of the user's own with everything their grant allows: what signing in by password or
+ * by an emailed code, registering, changing or resetting a password gives. Given `tx`, the session
+ * is written in that transaction, so it commits (or not) with the change that signs the user in.
  */
 export function mintSignInSession(
   ctx: AppContext,
   user: { uid: string; scopes: Scope[] },
+  how: { method: SignInMethod; deviceId?: string | null },
   tx?: Tx,
 ): Promise<MintedSession> {
+  assertMaySignIn(user);
   return mintSession(
     ctx,
     {
@@ -59,11 +70,24 @@ export function mintSignInSession(
       requested: null,
       keyId: null,
       keyCap: null,
-      deviceId: null,
+      deviceId: how.deviceId ?? null,
       actingManagerUid: null,
+      method: how.method,
     },
     tx,
   );
+}
+
+/**
+ * A banned account (an administrator took every scope away) signs in no more: a session that can do
+ * nothing would only look like a working sign-in. An account an administrator restricted to some
+ * scopes still signs in, with those. Callers check the secret first, so only someone who knows it
+ * learns of the ban.
+ */
+export function assertMaySignIn(user: { scopes: readonly Scope[] }): void {
+  if (user.scopes.length === 0) {
+    throw new AppError('account_disabled', 'An administrator has disabled this account.');
+  }
 }
 
 export async function mintSession(ctx: AppContext, request: MintRequest, tx?: Tx): Promise<MintedSession> {
@@ -80,6 +104,7 @@ export async function mintSession(ctx: AppContext, request: MintRequest, tx?: Tx
     device_id: request.deviceId,
     key_id: request.keyId,
     acting_manager_uid: request.actingManagerUid,
+    method: request.method,
     parent_session_id: request.delegatedFrom?.sessionId ?? null,
     parent_key_id: request.delegatedFrom?.keyId ?? null,
   });
@@ -111,7 +136,7 @@ export function sessionExpiry(
  * by that key's cap. Invalid once that credential ended (logout, expiry, revocation), once the
  * manager stopped managing the user, and for a delegated session that names no parent.
  */
-export function managerHolds(found: repo.FoundSession): Scope[] {
+export function managerHolds(found: repo.SessionState): Scope[] {
   const { parent, manager } = found;
   if (!found.managerLink || !manager || !parent) throw invalidSession();
   if (parent.revoked_at !== null || isPast(parent.expires_at)) throw invalidSession();
@@ -138,6 +163,41 @@ function isPast(timestamp: string | null): boolean {
 }
 
 /**
+ * Whether a session may still authenticate: not revoked nor expired, its key (if minted from one)
+ * neither, and, for a delegated session, its manager's credential alive and the link still there.
+ * Answers what the manager holds for a delegated session (null otherwise); throws invalid_session.
+ * The session list judges its entries with this too, so it never shows a session that would fail.
+ */
+export function assertLiveSession(state: repo.SessionState): Scope[] | null {
+  const { session, key } = state;
+  if (session.revoked_at !== null || isPast(session.expires_at)) throw invalidSession();
+  if (key && (key.revoked_at !== null || isPast(key.expires_at))) throw invalidSession();
+  return session.acting_manager_uid !== null ? managerHolds(state) : null;
+}
+
+/** Last-use times are written at most once per this interval per credential, never per request. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+function dueForTouch(lastUsedAt: string | null): boolean {
+  return Date.now() - (lastUsedAt === null ? 0 : Date.parse(lastUsedAt)) > TOUCH_INTERVAL_MS;
+}
+
+/**
+ * Notes that a request presented the session. Best effort and off the request path, like a key's
+ * touch: a lost update only makes last_used_at a minute older. The record may be the session
+ * cache's, so it takes the new time at once and the requests that follow on this instance do not
+ * write again; the write is one the cache ignores (session-cache.ts, HARMLESS), or every touch
+ * would empty every instance's cache.
+ */
+function noteSessionUse(ctx: AppContext, session: repo.SessionRecord): void {
+  if (!dueForTouch(session.last_used_at)) return;
+  session.last_used_at = new Date().toISOString();
+  repo
+    .touchSession(ctx.db, session.id)
+    .catch((error: unknown) => ctx.log.warn({ err: error }, 'session touch failed'));
+}
+
+/**
  * Resolves the credentials of a request: Bearer wins over x-api-key, which wins over the cookie.
  * No credentials give null; a credential that is presented but invalid is a 401.
  */
@@ -154,11 +214,10 @@ export async function callerFromSessionToken(ctx: AppContext, token: string): Pr
   const found = await ctx.sessions.lookup(parsed.id, () => repo.findSession(ctx.db, parsed.id));
   if (!found || !matchesHash(parsed.secret, found.session.secret_hash)) throw invalidSession();
   const { session, user, key } = found;
-  if (session.revoked_at !== null || isPast(session.expires_at)) throw invalidSession();
-  if (key && (key.revoked_at !== null || isPast(key.expires_at))) throw invalidSession();
   // Acting for someone: never more than the manager holds now (a capped ceiling, so a key minted
   // through it is capped too).
-  const holds = session.acting_manager_uid !== null ? managerHolds(found) : null;
+  const holds = assertLiveSession(found);
+  noteSessionUse(ctx, session);
   const ceiling = credentialCeiling(session.requested, key?.scopes_cap ?? null);
   return {
     uid: user.uid,
@@ -205,8 +264,7 @@ export async function verifyApiKey(
         'manager can use POST /v1/managed/auth/delegate for a session token.',
     );
   }
-  const lastUsed = found.key.last_used_at ? Date.parse(found.key.last_used_at) : 0;
-  if (Date.now() - lastUsed > 60_000) {
+  if (dueForTouch(found.key.last_used_at)) {
     // Best effort and off the request path: a lost update only makes last_used_at a minute older.
     repo
       .touchApiKey(ctx.db, parsed.keyId)

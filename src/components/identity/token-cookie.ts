@@ -1,5 +1,6 @@
 // Every operation that signs someone in answers a TokenResponse and sets the svc_session cookie;
 // REST and GraphQL both go through here so the two never differ.
+import { parseSessionToken } from '../../platform/auth/secrets.js';
 import type { SessionCookies } from '../../platform/http/session-cookies.js';
 import type { TokenResponse } from './identity.schemas.js';
 
@@ -22,4 +23,18 @@ export function toTokenResponse(token: IssuedToken): TokenResponse {
     expires_in: token.expires_in,
     expires_at: token.expires_at,
   };
+}
+
+/**
+ * After sessions were ended on request (DELETE /v1/auth/sessions/{id}, revoke-others): a session
+ * cookie that holds one of them is cleared, as logout clears it, since it could only fail from now on.
+ * A cookie holding another session stays, even when a Bearer token made the request.
+ */
+export function clearEndedSessionCookies(cookies: SessionCookies, endedSessionIds: readonly string[]): void {
+  const ended = (token: string | undefined) => {
+    const id = token === undefined ? undefined : parseSessionToken(token)?.id;
+    return id !== undefined && endedSessionIds.includes(id);
+  };
+  if (ended(cookies.session())) cookies.clearSession();
+  if (ended(cookies.managerBackup())) cookies.clearManagerBackup();
 }

@@ -168,6 +168,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/auth/sessions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List your sessions
+     * @description Your live sessions (not revoked, not expired, not ended with the key or the manager session that made them), newest first, with `current` true for the one making this request. With an API key none is current; a delegated session lists the sessions of the user it acts as. No secret appears: `session_id` only names a session. `last_used_at` is written at most once a minute.
+     */
+    get: operations['getAuthSessions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/auth/sessions/{session_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * End one of your sessions
+     * @description Takes effect at once on every instance: the next request with that token is 401, and so is its refresh; delegated sessions minted through it end too. Ending the session making the request works like logout for it (the `svc_session` cookie is cleared when it holds that session). Ending an already ended session of yours answers the same.
+     */
+    delete: operations['deleteAuthSessionsBySessionAndId'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/auth/sessions/revoke-others': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * End all your other sessions
+     * @description “Sign out everywhere else”: ends every live session of yours but the one making the request, at once on every instance, and answers their ids. With an API key there is no current session, so every session ends.
+     */
+    post: operations['postAuthSessionsRevokeOthers'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/auth/sessions/refresh': {
     parameters: {
       query?: never;
@@ -473,7 +533,7 @@ export interface paths {
     post?: never;
     /**
      * Delete a message
-     * @description Only the author or one of the author’s managers may delete; no admin override. Without `delete_descendants` the message goes with all its edges (stitches, recipients, bookmarks, channel inclusions) and its reply children stay, each becoming the root of its own thread (its parent_id becomes null and it and its replies get its id as root_id). With `delete_descendants=true` the whole reply subtree goes, but only when you may delete every message in it: one you did not write (or whose author you do not manage), or cannot see, makes it 403 and nothing is deleted. Answers the deleted ids. Needs `messages.write`. A manager acts on its managed users’ messages that it can see; for the others it acts as the managed user (act-as or delegate).
+     * @description Only the author or one of the author’s managers may delete; no admin override. Without `delete_descendants` the message goes with all its edges (stitches, recipients, bookmarks, reactions, channel inclusions) and its reply children stay, each becoming the root of its own thread (its parent_id becomes null and it and its replies get its id as root_id). With `delete_descendants=true` the whole reply subtree goes, but only when you may delete every message in it: one you did not write (or whose author you do not manage), or cannot see, makes it 403 and nothing is deleted. Answers the deleted ids. Needs `messages.write`. A manager acts on its managed users’ messages that it can see; for the others it acts as the managed user (act-as or delegate).
      */
     delete: operations['deleteMessagesByMessageAndId'];
     options?: never;
@@ -757,6 +817,50 @@ export interface paths {
      * @description Your bookmarked messages that you can still see, newest bookmark first (`skip`, `limit` default 15). Needs `messages.read`.
      */
     get: operations['getMessagesBookmarks'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/messages/{message_id}/reactions/{reaction}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * React to a message
+     * @description Adds your reaction, one emoji (a pictograph with an optional skin tone, a ZWJ sequence, a flag or a keycap), at most 40 bytes of UTF-8, to a message you can see. Idempotent: reacting again with the same emoji changes nothing. A message holds at most 50 different reactions (those you are shown) and at most 20 of yours. The message's audience (author, recipients, channel members) hears `message.updated` with the change `reactions` on sockets and subscriptions. Answers the message's reactions as you now see them. Counts and lists hold the reactors you are shown: one who can no longer see the message is left out, and a BCC recipient is shown only to the author, the adder of that BCC entry and themselves. Needs `messages.write`.
+     */
+    put: operations['putMessagesReactionsByMessageAndIdAndReaction'];
+    post?: never;
+    /**
+     * Remove your reaction
+     * @description Removes your reaction from a message you can see; answers `me: false` also when you had not reacted with it (only a removal tells the audience, with `message.updated`). Needs `messages.write`.
+     */
+    delete: operations['deleteMessagesReactionsByMessageAndIdAndReaction'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/messages/{message_id}/reactions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List who reacted
+     * @description For each reaction on a message you can see (or only `reaction`), most used first: its count, whether you reacted, and one page of who reacted (`skip`, `limit` default 20, per reaction), earliest first, as the public user shape. Counts and lists hold the reactors you are shown: one who can no longer see the message is left out, and a BCC recipient is shown only to the author, the adder of that BCC entry and themselves. Needs `messages.read`.
+     */
+    get: operations['getMessagesReactionsByMessageAndId'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1465,6 +1569,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/auth/email-code/request': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Ask for a sign-in code by email
+     * @description Sign-in without a password: a 6-digit code goes to `email` if exactly one account has verified it (an address only given at registration does not count). Answers 200 with a well-formed ChallengeResponse whether or not such an account exists; only an email that several accounts have verified answers 409. Limited per client address and per email (SKEIN_VERIFICATION_REQUESTS_PER_HOUR, then 429); past the account’s own hourly budget for emailed codes (shared with password reset) the answer stays the same but nothing is sent. A new request replaces the previous code.
+     */
+    post: operations['postAuthEmailCodeRequest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/auth/email-code/login': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sign in with an emailed code
+     * @description Answers a TokenResponse and sets the `svc_session` cookie, as password login does; `device_id` names the session in GET /v1/auth/sessions. An unknown email, a missing, used or expired code and a wrong code all answer 400 invalid_code. Code rules: 6 digits, valid for 10 minutes (SKEIN_CODE_TTL_SECONDS), single use, dead at the 5th wrong try; wrong codes are also limited per account and client address (SKEIN_CODE_FAILURES_PER_15_MIN, shared with password reset codes; then 429). An account an administrator disabled gets 403 account_disabled, and only with the right code.
+     */
+    post: operations['postAuthEmailCodeLogin'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/messages/{message_id}/ping': {
     parameters: {
       query?: never;
@@ -1708,6 +1852,10 @@ export interface components {
        * @example messages.read
        */
       requested_scopes?: string;
+      /**
+       * @description Your name for this device; the session list shows it.
+       * @example ada-laptop
+       */
       device_id?: string;
       /** @description Accepted and ignored (deprecated). */
       aud?: unknown;
@@ -1768,6 +1916,42 @@ export interface components {
       acting_as: {
         manager_uid: string;
       } | null;
+    };
+    /** @description Live sessions only (not revoked, not expired), newest first. */
+    SessionList: {
+      sessions: components['schemas']['SessionSummary'][];
+    };
+    SessionSummary: {
+      /**
+       * @description The id GET /v1/auth/session answers, to name the session in DELETE /v1/auth/sessions/{session_id}. It is not a credential: a token is this id and a secret that is never shown again.
+       * @example 5f0c2a9e41b7d836
+       */
+      session_id: string;
+      /** @description As given when the session was made. */
+      device_id: string | null;
+      /**
+       * @description How the session was made: signing in with a password (or changing it), registering, a password reset, an emailed code, an API key exchange, or a manager’s delegation or act-as. Null when the record does not say (sessions from before this was recorded).
+       * @enum {string|null}
+       */
+      method: 'password' | 'registration' | 'password_reset' | 'email_code' | 'api_key' | 'delegation' | null;
+      created_at: string;
+      /** @description When a request last presented the session, to within a minute (it is written at most once a minute); the sign-in counts as the first use. Null for sessions from before it was recorded. */
+      last_used_at: string | null;
+      expires_at: string;
+      acting_as: {
+        manager_uid: string;
+      } | null;
+      /** @description True for the session making this request. */
+      current: boolean;
+    };
+    SessionRevoked: {
+      session_id: string;
+      /** @enum {boolean} */
+      revoked: true;
+    };
+    OtherSessionsRevoked: {
+      /** @description The ids of the sessions that were ended. */
+      revoked: string[];
     };
     /** @description Optional; ignored. */
     RefreshInput: {
@@ -1903,6 +2087,8 @@ export interface components {
         [key: string]: unknown;
       } | null;
       is_saved: boolean;
+      /** @description Emoji reactions, most used first, then the one used first. A reactor who can no longer see the message is not counted, and a BCC recipient only where that BCC entry is shown. */
+      reactions: components['schemas']['ReactionCount'][];
     };
     Recipient: {
       uid: string;
@@ -1918,6 +2104,14 @@ export interface components {
       size: number;
       sha256: string;
       url: string;
+    };
+    ReactionCount: {
+      /** @example 👍 */
+      reaction: string;
+      /** @description Reactors of it that you are shown. */
+      count: number;
+      /** @description Whether you reacted with it. */
+      me: boolean;
     };
     MessageCreateResult:
       | {
@@ -2099,6 +2293,28 @@ export interface components {
       messages: components['schemas']['MessageOutput'][];
       skip: number;
       limit: number;
+      has_more: boolean;
+    };
+    ReactionState: {
+      message_id: string;
+      reaction: string;
+      /** @description Whether you now hold this reaction on the message. */
+      me: boolean;
+      /** @description The message's reactions, as in MessageOutput. */
+      reactions: components['schemas']['ReactionCount'][];
+    };
+    ReactionList: {
+      message_id: string;
+      reactions: components['schemas']['ReactionReactors'][];
+      skip: number;
+      limit: number;
+    };
+    ReactionReactors: {
+      reaction: string;
+      count: number;
+      me: boolean;
+      /** @description One page of who reacted with it, earliest first. */
+      users: components['schemas']['UserOutput'][];
       has_more: boolean;
     };
     /** @description One stitch from `from_id` to `to_id`. POST answers the caller's stitch (the first one when drawn twice); DELETE answers the stitch it removed (the caller's own when it had one). */
@@ -2421,6 +2637,33 @@ export interface components {
           user_tag: unknown;
         }
     );
+    /** @description An email your account has verified. */
+    EmailCodeRequest: {
+      /**
+       * Format: email
+       * @description An email address (400 invalid_email otherwise).
+       * @example ada@example.com
+       */
+      email: string;
+    };
+    EmailCodeLoginRequest: {
+      /**
+       * Format: email
+       * @description An email address (400 invalid_email otherwise).
+       * @example ada@example.com
+       */
+      email: string;
+      /**
+       * @description The 6-digit code that was sent.
+       * @example 042917
+       */
+      code: string;
+      /**
+       * @description Your name for this device; the session list shows it.
+       * @example ada-laptop
+       */
+      device_id?: string;
+    };
     /** @description The users named in the request (each once). Only those who can already see the message are notified; the answer deliberately does not say which, since that would reveal hidden (BCC) recipients. */
     PingResponse: {
       message_id: string;
@@ -2456,7 +2699,14 @@ export interface components {
         messages: components['schemas']['EventMessage'][];
         context: components['schemas']['EventMessage'][];
         changes: (
-          'tags' | 'subject' | 'public' | 'reply_order' | 'default_outgoing' | 'recipients' | 'channels'
+          | 'tags'
+          | 'subject'
+          | 'public'
+          | 'reply_order'
+          | 'default_outgoing'
+          | 'recipients'
+          | 'channels'
+          | 'reactions'
         )[];
       };
     };
@@ -2900,6 +3150,122 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['SessionOutput'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getAuthSessions: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        'X-Correlation-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SessionList'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteAuthSessionsBySessionAndId: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        'X-Correlation-Id'?: string;
+      };
+      path: {
+        session_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SessionRevoked'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description You have no session with that id (`session_not_found`), whoever’s it is. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation error. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postAuthSessionsRevokeOthers: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        'X-Correlation-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OtherSessionsRevoked'];
         };
       };
       /** @description Not authenticated, or the session or key is invalid. */
@@ -5353,6 +5719,225 @@ export interface operations {
       };
     };
   };
+  putMessagesReactionsByMessageAndIdAndReaction: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        'X-Correlation-Id'?: string;
+      };
+      path: {
+        message_id: string;
+        /** @description One emoji (a pictograph with an optional skin tone, a ZWJ sequence, a flag or a keycap), at most 40 bytes of UTF-8; percent-encoded in a path. The same emoji with or without the emoji variation selector (U+FE0F) is one reaction, answered in one spelling. */
+        reaction: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReactionState'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description messages.write missing. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found, or not visible to you (the same answer). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `too_many_reactions`: 50 different reactions already; `too_many_own_reactions`: 20 of yours already. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The reaction is not one emoji (a pictograph with an optional skin tone, a ZWJ sequence, a flag or a keycap), at most 40 bytes of UTF-8, or the message id is malformed. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit hit; see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteMessagesReactionsByMessageAndIdAndReaction: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        'X-Correlation-Id'?: string;
+      };
+      path: {
+        message_id: string;
+        /** @description One emoji (a pictograph with an optional skin tone, a ZWJ sequence, a flag or a keycap), at most 40 bytes of UTF-8; percent-encoded in a path. The same emoji with or without the emoji variation selector (U+FE0F) is one reaction, answered in one spelling. */
+        reaction: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReactionState'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description messages.write missing. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found, or not visible to you (the same answer). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The reaction is not one emoji (a pictograph with an optional skin tone, a ZWJ sequence, a flag or a keycap), at most 40 bytes of UTF-8, or the message id is malformed. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit hit; see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getMessagesReactionsByMessageAndId: {
+    parameters: {
+      query?: {
+        /** @description One emoji (a pictograph with an optional skin tone, a ZWJ sequence, a flag or a keycap), at most 40 bytes of UTF-8; percent-encoded in a path. The same emoji with or without the emoji variation selector (U+FE0F) is one reaction, answered in one spelling. */
+        reaction?: string;
+        skip?: number;
+        limit?: number;
+      };
+      header?: {
+        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        'X-Correlation-Id'?: string;
+      };
+      path: {
+        message_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReactionList'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description messages.read missing. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found, or not visible to you (the same answer). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The reaction is not one emoji (a pictograph with an optional skin tone, a ZWJ sequence, a flag or a keycap), at most 40 bytes of UTF-8, or the message id is malformed. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   postLinksMessagesByMessageAndIdAndFromAndMessageAndIdAndTo: {
     parameters: {
       query?: never;
@@ -6542,7 +7127,7 @@ export interface operations {
         limit?: number;
         /** @description Only messages included in this channel count, as if the store held nothing else. You must be a member (404 channel_not_found, 403 not_channel_member). */
         channel_id?: string;
-        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids and is_saved makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved. */
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions. */
         fields?: string;
       };
       header?: {
@@ -6610,7 +7195,7 @@ export interface operations {
         channel_id?: string;
         /** @description Keep only threads where you still have an unread receivers edge (read_at null). */
         unread_only?: boolean;
-        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids and is_saved makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved. */
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions. */
         fields?: string;
       };
       header?: {
@@ -6676,7 +7261,7 @@ export interface operations {
         limit?: number;
         /** @description Only messages included in this channel count, as if the store held nothing else. You must be a member (404 channel_not_found, 403 not_channel_member). */
         channel_id?: string;
-        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids and is_saved makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved. */
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions. */
         fields?: string;
       };
       header?: {
@@ -6740,7 +7325,7 @@ export interface operations {
       query?: {
         skip?: number;
         limit?: number;
-        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids and is_saved makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved. */
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions. */
         fields?: string;
       };
       header?: {
@@ -6795,7 +7380,7 @@ export interface operations {
       query?: {
         skip?: number;
         limit?: number;
-        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids and is_saved makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved. */
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions. */
         fields?: string;
       };
       header?: {
@@ -6861,7 +7446,7 @@ export interface operations {
       query?: {
         skip?: number;
         limit?: number;
-        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids and is_saved makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved. */
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions. */
         fields?: string;
       };
       header?: {
@@ -6937,7 +7522,7 @@ export interface operations {
         get_children?: boolean;
         /** @description Downward, follow only each message's `default_outgoing` child (when it is a child by edge_type), a single chain; upward is unchanged. */
         default_path_only?: boolean;
-        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids and is_saved makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, depth, replies. */
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions, depth, replies. */
         fields?: string;
       };
       header?: {
@@ -7074,7 +7659,7 @@ export interface operations {
         scope?: string;
         skip?: number;
         limit?: number;
-        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids and is_saved makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved. */
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions. */
         fields?: string;
       };
       header?: {
@@ -8231,6 +8816,185 @@ export interface operations {
         };
       };
       /** @description Several accounts have verified that email; add user_tag (ambiguous_email). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: the JSON body is over 1 MB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unsupported_media_type`: a charset other than UTF-8, or a compressed body. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation error. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit hit; see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postAuthEmailCodeRequest: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        'X-Correlation-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /** @example {
+         *       "email": "ada@example.com"
+         *     } */
+        'application/json': components['schemas']['EmailCodeRequest'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ChallengeResponse'];
+        };
+      };
+      /** @description Missing or invalid email (invalid_email). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Several accounts have verified that email (ambiguous_email); sign in with a password and user_tag. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: the JSON body is over 1 MB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unsupported_media_type`: a charset other than UTF-8, or a compressed body. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation error. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit hit; see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postAuthEmailCodeLogin: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        'X-Correlation-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /** @example {
+         *       "email": "ada@example.com",
+         *       "code": "042917",
+         *       "device_id": "ada-laptop"
+         *     } */
+        'application/json': components['schemas']['EmailCodeLoginRequest'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TokenResponse'];
+        };
+      };
+      /** @description Missing parameters, an invalid email, or a wrong, used or expired code (invalid_code). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The account is disabled (account_disabled). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Several accounts have verified that email (ambiguous_email). */
       409: {
         headers: {
           [name: string]: unknown;
