@@ -123,6 +123,17 @@ class SkeinClient:
         ``{"messages", "skip", "limit", "has_more"}``."""
         return self.request("GET", "/v1/messages/bookmarks", params=_present(skip=skip, limit=limit))
 
+    def unread_counts(self, skip: int | None = None, limit: int | None = None) -> JSON:
+        """GET /v1/messages/unread: how many messages addressed to you are unread, as
+        ``{"total_messages", "total_threads", "threads", "skip", "limit", "has_more"}`` (one page of
+        threads, newest unread first, each ``{"root_id", "unread_count", "latest_message_id", "latest_at"}``)."""
+        return self.request("GET", "/v1/messages/unread", params=_present(skip=skip, limit=limit))
+
+    def mark_thread_read(self, message_id: str) -> JSON:
+        """POST /v1/messages/{message_id}/thread/read: marks read everything addressed to you in that
+        message's thread; answers ``{"message_id", "marked_read"}``."""
+        return self.request("POST", f"/v1/messages/{quote(message_id, safe='')}/thread/read")
+
     # --- anything else ----------------------------------------------------------------------
     def auth_headers(self) -> dict[str, str]:
         if self.token:

@@ -97,6 +97,22 @@ def test_when_messages_are_saved_listed_and_unsaved_then_bookmarks_follow_the_sa
     assert caught.value.status == 404
 
 
+def test_when_messages_addressed_to_a_user_arrive_then_unread_counts_count_them_and_a_thread_is_marked_read(
+    new_writer: Callable[[], User],
+) -> None:
+    alice, bob = new_writer(), new_writer()
+    root = alice.client.post("unread one", recipients=[f"uid:{bob.uid}"])
+    reply = alice.client.post("unread two", parent_id=root["id"], recipients=[f"uid:{bob.uid}"])
+    counts = bob.client.unread_counts()
+    assert (counts["total_messages"], counts["total_threads"]) == (2, 1)
+    assert counts["threads"][0]["latest_message_id"] == reply["id"]
+    assert bob.client.mark_thread_read(reply["id"]) == {"message_id": reply["id"], "marked_read": 2}
+    assert bob.client.unread_counts(limit=5)["total_messages"] == 0
+    with pytest.raises(SkeinError) as caught:
+        bob.client.mark_thread_read("0" * 8)
+    assert caught.value.status == 404
+
+
 def test_when_users_are_searched_then_the_exact_tag_comes_first_then_display_names(base_url: str) -> None:
     stem = unique_tag("pysearch")
     with SkeinClient(base_url) as named, SkeinClient(base_url) as exact:

@@ -11,6 +11,8 @@ export type NotificationPage = Schemas['NotificationPage'];
 export type UserOutput = Schemas['UserOutput'];
 export type BookmarkState = Schemas['BookmarkState'];
 export type PaginatedMessages = Schemas['PaginatedMessagesResponse'];
+export type UnreadCounts = Schemas['UnreadCountsResponse'];
+export type ThreadRead = Schemas['ThreadReadResponse'];
 export type ErrorBody = Schemas['Error'];
 
 /** A non-2xx answer: the contract's `{detail, code}` body with the status. */
@@ -128,6 +130,19 @@ export class SkeinClient {
   /** GET /v1/messages/bookmarks: your saved messages you can still see, newest bookmark first. */
   bookmarks(options: { skip?: number; limit?: number } = {}): Promise<PaginatedMessages> {
     return this.request<PaginatedMessages>('GET', withQuery('/v1/messages/bookmarks', options));
+  }
+
+  /**
+   * GET /v1/messages/unread: how many messages addressed to you are unread, in total and per thread
+   * (one page of threads, newest unread first).
+   */
+  unreadCounts(options: { skip?: number; limit?: number } = {}): Promise<UnreadCounts> {
+    return this.request<UnreadCounts>('GET', withQuery('/v1/messages/unread', options));
+  }
+
+  /** POST /v1/messages/{message_id}/thread/read: marks read everything addressed to you in that message's thread. */
+  markThreadRead(messageId: string): Promise<ThreadRead> {
+    return this.request<ThreadRead>('POST', `/v1/messages/${encodeURIComponent(messageId)}/thread/read`);
   }
 
   /**

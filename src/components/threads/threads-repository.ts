@@ -178,3 +178,53 @@ export async function walkFrom(
     truncated: row.truncated as boolean,
   };
 }
+
+export interface UnreadThread {
+  /** null when the viewer may not see the thread's root. */
+  root_id: string | null;
+  unread_count: number;
+  latest_message_id: string;
+  latest_at: string;
+}
+
+export interface UnreadCounts {
+  total_messages: number;
+  total_threads: number;
+  /** One page of threads with unread messages, newest unread message first. */
+  threads: UnreadThread[];
+}
+
+/** The viewer's unread messages: totals, and one page of threads (cypher/threads/unread-counts.cypher). */
+export async function unreadCounts(
+  db: Database,
+  viewerUid: string,
+  window: PageWindow,
+): Promise<UnreadCounts> {
+  const [row] = await db.read('threads/unread-counts', {
+    viewer_uid: viewerUid,
+    skip: neo4j.int(window.skip),
+    limit: neo4j.int(window.limit),
+  });
+  return {
+    total_messages: (row?.total_messages as number | undefined) ?? 0,
+    total_threads: (row?.total_threads as number | undefined) ?? 0,
+    threads: (row?.entries as UnreadThread[] | undefined) ?? [],
+  };
+}
+
+/**
+ * Marks read the viewer's unread receivers edges in the thread holding `messageId`; null when the
+ * viewer may not see that message (or it does not exist).
+ */
+export async function markThreadRead(
+  db: Database,
+  viewerUid: string,
+  messageId: string,
+): Promise<number | null> {
+  const [row] = await db.write('threads/mark-thread-read', {
+    viewer_uid: viewerUid,
+    id: messageId,
+    now: new Date().toISOString(),
+  });
+  return row ? (row.marked as number) : null;
+}

@@ -1,6 +1,6 @@
 // GraphQL read views: Query.timeline, inbox, history, publicMessages, threadMessages, conversation,
-// traverse, treeIds (each calls the same use case as its REST route in threads.rest.ts) and
-// Message.thread (batched per request).
+// traverse, treeIds, unreadCounts and Mutation.markThreadRead (each calls the same use case as its
+// REST route in threads.rest.ts) and Message.thread (batched per request).
 import type { IResolvers } from '@graphql-tools/utils';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphQLContext } from '../../platform/graphql/graphql-context.js';
@@ -10,12 +10,14 @@ import { loadVisible } from '../messages/message-loader.js';
 import { graphqlFieldSelection, selectedNames, selectionNeedsLinks } from '../messages/message-selection.js';
 import { MessageIdParam, type MessageOutput } from '../messages/messages.schemas.js';
 import { UidParam } from '../users/users.schemas.js';
+import { countUnread } from './count-unread.js';
 import { listConversation } from './list-conversation.js';
 import { listHistory } from './list-history.js';
 import { listInbox } from './list-inbox.js';
 import { listPublicMessages } from './list-public-messages.js';
 import { listThreadMessages } from './list-thread-messages.js';
 import { listTimeline } from './list-timeline.js';
+import { markThreadRead } from './mark-thread-read.js';
 import { readTreeIds } from './read-tree-ids.js';
 import { threadLoader } from './thread-loader.js';
 import {
@@ -27,6 +29,7 @@ import {
   TimelineQuery,
   TraverseQuery,
   type TraversedMessage,
+  UnreadQuery,
 } from './threads.schemas.js';
 import { traverseMessages } from './traverse-messages.js';
 
@@ -109,6 +112,12 @@ export const threadsResolvers: IResolvers<unknown, GraphQLContext> = {
     },
     treeIds: (_: unknown, raw: Args, context: GraphQLContext) =>
       readTreeIds(context.app, callerOf(context), args(MessageIdParam, raw).message_id),
+    unreadCounts: (_: unknown, raw: Args, context: GraphQLContext) =>
+      countUnread(context.app, callerOf(context), args(UnreadQuery, asQuery(raw))),
+  },
+  Mutation: {
+    markThreadRead: (_: unknown, raw: Args, context: GraphQLContext) =>
+      markThreadRead(context.app, callerOf(context), args(MessageIdParam, raw).message_id),
   },
   TraversedMessage: {
     // The REST shape is MessageOutput + depth (+ replies); GraphQL nests the Message instead.

@@ -7,16 +7,20 @@
 //   GET /v1/messages/conversation/:uid              messages between you and one user, newest first
 //   GET /v1/messages/traverse-from/:message_id      ancestors and descendants of a message within depths
 //   GET /v1/messages/:message_id/tree-ids           visible ids of the thread holding a message
+//   GET /v1/messages/unread                         unread messages addressed to you, in total and per thread
+//   POST /v1/messages/:message_id/thread/read       mark read everything addressed to you in a message's thread
 import type { AppContext } from '../../platform/context.js';
 import type { RouteTable } from '../../platform/http/route-table.js';
 import { MessageIdParam, PaginatedMessages } from '../messages/messages.schemas.js';
 import { UidParam } from '../users/users.schemas.js';
+import { countUnread } from './count-unread.js';
 import { listConversation } from './list-conversation.js';
 import { listHistory } from './list-history.js';
 import { listInbox } from './list-inbox.js';
 import { listPublicMessages } from './list-public-messages.js';
 import { listThreadMessages } from './list-thread-messages.js';
 import { listTimeline } from './list-timeline.js';
+import { markThreadRead } from './mark-thread-read.js';
 import { readTreeIds } from './read-tree-ids.js';
 import { traverseMessages } from './traverse-messages.js';
 import * as schemas from './threads.schemas.js';
@@ -64,6 +68,42 @@ export function mountThreadRoutes(routes: RouteTable, ctx: AppContext): void {
     response: PaginatedMessages,
     errors: CHANNEL_ERRORS,
     handler: ({ caller, query }) => listInbox(ctx, caller, query),
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/v1/messages/unread',
+    tag: TAG,
+    summary: 'Unread counts',
+    description:
+      'How many messages addressed to you (you are a CC or BCC recipient) you have not read yet: in ' +
+      'total, how many threads hold them, and one page of those threads, newest unread message first, ' +
+      'each with its count and its newest unread message. Read state lives on your receivers edges ' +
+      '(`POST /v1/messages/{message_id}/read`, `POST /v1/messages/{message_id}/thread/read`), so your own ' +
+      'messages and messages you see only through a channel or because they are public are never unread. ' +
+      'The cost grows with what is unread, not with your history. Paginated over threads (default ' +
+      'limit 15). Needs `messages.read`.',
+    auth: 'required',
+    query: schemas.UnreadQuery,
+    response: schemas.UnreadCountsResponse,
+    errors: { 403: 'messages.read missing.' },
+    handler: ({ caller, query }) => countUnread(ctx, caller, query),
+  });
+
+  routes.add({
+    method: 'post',
+    path: '/v1/messages/:message_id/thread/read',
+    tag: TAG,
+    summary: 'Mark a whole thread read',
+    description:
+      'Marks read every message of the thread holding `message_id` (the same root) that is addressed to you ' +
+      'and still unread, in one call; each keeps the time it was first read. Messages addressed only to ' +
+      'others are not touched. Answers how many were marked. Needs `messages.write` (it updates read state).',
+    auth: 'required',
+    params: MessageIdParam,
+    response: schemas.ThreadReadResponse,
+    errors: { 403: 'messages.write missing.', 404: 'No message with this id that you may see.' },
+    handler: ({ caller, params }) => markThreadRead(ctx, caller, params.message_id),
   });
 
   routes.add({

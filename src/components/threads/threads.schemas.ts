@@ -123,3 +123,49 @@ export const TreeIdsResponse = z
   })
   .openapi('TreeIdsResponse');
 export type TreeIdsResponse = z.infer<typeof TreeIdsResponse>;
+
+export const UnreadQuery = z.object({ ...pageQuery(15) });
+export type UnreadQuery = z.infer<typeof UnreadQuery>;
+
+export const UnreadThread = z
+  .object({
+    root_id: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The thread root, or null when you may not see the root.' }),
+    unread_count: z
+      .number()
+      .int()
+      .openapi({ description: 'Unread messages addressed to you in this thread.' }),
+    latest_message_id: z.string().openapi({ description: 'The newest of them.' }),
+    latest_at: z.string().openapi({ description: 'Its timestamp.' }),
+  })
+  .openapi('UnreadThread');
+
+export const UnreadCountsResponse = z
+  .object({
+    total_messages: z
+      .number()
+      .int()
+      .openapi({ description: 'Unread messages addressed to you, in all threads.' }),
+    total_threads: z.number().int().openapi({ description: 'Threads holding at least one of them.' }),
+    threads: z
+      .array(UnreadThread)
+      .openapi({ description: 'One page of those threads, newest unread message first.' }),
+    skip: z.number().int(),
+    limit: z.number().int(),
+    has_more: z.boolean(),
+  })
+  .openapi('UnreadCountsResponse');
+export type UnreadCountsResponse = z.infer<typeof UnreadCountsResponse>;
+
+export const ThreadReadResponse = z
+  .object({
+    message_id: z.string(),
+    marked_read: z
+      .number()
+      .int()
+      .openapi({ description: 'How many unread messages addressed to you in that thread were marked read.' }),
+  })
+  .openapi('ThreadReadResponse');
+export type ThreadReadResponse = z.infer<typeof ThreadReadResponse>;

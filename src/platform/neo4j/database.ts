@@ -134,10 +134,15 @@ export class Database {
 
   /** Runs raw Cypher text; only for schema set-up, which reads its statements from files itself. */
   async runText(text: string, params: Params = {}): Promise<Row[]> {
-    const result = await this.driver.executeQuery(text, params, {
-      ...(this.database ? { database: this.database } : {}),
-    });
-    return result.records.map(toRow);
+    // Auto-commit, so a schema version may batch a data change with CALL { … } IN TRANSACTIONS
+    // (which a transaction function refuses).
+    const session = this.session('WRITE');
+    try {
+      const result = await session.run(text, params);
+      return result.records.map(toRow);
+    } finally {
+      await session.close();
+    }
   }
 
   async close(): Promise<void> {
