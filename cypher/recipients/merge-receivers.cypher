@@ -9,8 +9,8 @@ OPTIONAL MATCH (m)-[existing:RECEIVED_BY]->(u)
 WITH m, u, pair, existing
 CALL (m, u, pair, existing) {
   WITH m, u, pair, existing WHERE existing IS NULL
-  CREATE (m)-[:RECEIVED_BY {public: pair.public, added_by: $viewer_uid, added_at: datetime($now), read_at: null,
-                            unread_of: u.uid}]->(u)
+  CREATE (m)-[:RECEIVED_BY {public: pair.public, added_by: $viewer_uid, added_at: datetime($now), read_at: null}]->(u)
+  CREATE (u)-[:UNREAD]->(m)
   RETURN true AS created
   UNION
   WITH existing WHERE existing IS NOT NULL

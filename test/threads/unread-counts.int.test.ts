@@ -145,18 +145,22 @@ describe('GET /v1/messages/unread', () => {
     ]);
   });
 
-  it('when receivers edges were made before unread markers existed, then applying the schema gives them one', async () => {
+  it('when receivers edges were made before their UNREAD twins existed, then applying the schema makes each once', async () => {
     const bob = await registerWriter(api);
     const m = await post(alice.token, { content: 'from an older version', recipients: [bob.tag] });
-    await api.ctx.db.runText('MATCH (:Message {id: $id})-[r:RECEIVED_BY]->() REMOVE r.unread_of', {
+    await api.ctx.db.runText('MATCH (:User {uid: $uid})-[u:UNREAD]->(:Message {id: $id}) DELETE u', {
+      uid: bob.uid,
       id: m.id,
     });
     expect((await unread(bob.token)).total_messages).toBe(0);
 
-    await api.ctx.db.runText(
-      'MATCH (s:SkeinSchema {id: "schema"}) SET s.applied = [v IN s.applied WHERE v <> 19]',
-    );
-    await applySchema(api.ctx.db, createLogger('warn'));
+    // Applied twice (as two instances starting at once might), it still makes one.
+    for (let run = 0; run < 2; run++) {
+      await api.ctx.db.runText(
+        'MATCH (s:SkeinSchema {id: "schema"}) SET s.applied = [v IN s.applied WHERE v <> 19]',
+      );
+      await applySchema(api.ctx.db, createLogger('warn'));
+    }
     expect((await unread(bob.token)).total_messages).toBe(1);
   });
 
