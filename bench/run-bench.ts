@@ -12,6 +12,9 @@
 //     then measures the limit: the same Cypher straight through neo4j-driver (lib/db-limits.ts),
 //     and the bare server with the same body size and connections;
 //  5. prints one table and writes it to bench/results/ (lib/report.ts).
+// The scale-out workload (issue 17) starts a redis-server and two more service processes on the same
+// Neo4j, and compares the same load on one of them with that load spread over both, with the CPU time
+// each process spent per request.
 // docs/benchmarks.md explains each workload and how to read the numbers.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -29,16 +32,19 @@ import { measureHttp, mergeHttp, type HttpMeasured, type HttpRequestSpec } from 
 import { parseProfile, type Profile, type Workload } from './lib/profiles.js';
 import { Prng } from './lib/prng.js';
 import {
+  childPids,
+  cpuMs,
   freePort,
   killChildren,
   rssMiB,
   startBareServer,
+  startRedis,
   startService,
   type Child,
 } from './lib/processes.js';
 import { Round, closeAll, measureFanOut, openMany, sleep, terminateAll } from './lib/realtime.js';
 import { writeReport, textTable, type Row, type Target } from './lib/report.js';
-import { merge, percentile, runPool, type Measured } from './lib/stats.js';
+import { merge, percentile, runPool, summarize, type Measured } from './lib/stats.js';
 import { startReceiver } from './lib/webhooks.js';
 import { contentOf, wordOfRank } from './lib/words.js';
 import type { WebSocket } from 'ws';
@@ -58,6 +64,12 @@ interface Context {
   data: Dataset;
   api: Api;
   service: Child;
+  /** The environment of a service process on the run's Neo4j (the scale-out workload starts two more). */
+  serviceEnv: (port: number, dataDir: string) => Record<string, string>;
+  /** The embedded Neo4j's JVM (a child of this process), or null for a NEO4J_URI server. */
+  neo4jPid: number | null;
+  /** The run's temporary directory. */
+  tmp: string;
   bare: Child;
   limits: DbLimits;
   run: string;
@@ -78,8 +90,13 @@ const log = (message: string) => console.log(`[bench ${new Date().toISOString().
 // Measurement helpers shared by the HTTP workloads
 
 /** One request through fetch: checks the status and answers the body size (for the bare server). */
-async function probe(ctx: Context, method: 'GET' | 'POST', spec: HttpRequestSpec): Promise<number> {
-  const res = await fetch(`${ctx.service.url}${spec.path}`, {
+async function probe(
+  ctx: Context,
+  method: 'GET' | 'POST',
+  spec: HttpRequestSpec,
+  baseUrl = ctx.service.url,
+): Promise<number> {
+  const res = await fetch(`${baseUrl}${spec.path}`, {
     method,
     headers: { ...spec.headers, ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) },
     ...(spec.body !== undefined ? { body: spec.body } : {}),
@@ -412,6 +429,13 @@ async function viewWorkloads(ctx: Context): Promise<void> {
       target: (p99) => underTarget(50, p99, true, ctx.profile),
     });
   }
+  // Unread counts (issue 15): their cost follows what is unread, not the viewer's history.
+  await latency(ctx, {
+    workload: 'view: unread counts (limit 15)',
+    request: () => ({ path: '/v1/messages/unread', headers: bearer(ctx.viewer) }),
+    limit: ctx.limits.unread(ctx.viewer, 15),
+    target: (p99) => underTarget(50, p99, true, ctx.profile),
+  });
   await threadViewWorkloads(ctx);
 }
 
@@ -852,6 +876,304 @@ async function webhookWorkload(ctx: Context): Promise<void> {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Scale-out (issue 17): the same load on one instance, then spread over two, on one Neo4j
+
+const METRICS_TOKEN = 'bench-metrics-token';
+
+/** Requests a service instance has answered so far (its /metrics counter; the scrapes left out). */
+async function requestsServed(instance: Child): Promise<number> {
+  const res = await fetch(`${instance.url}/metrics`, {
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`GET /metrics answered ${res.status}: ${text.slice(0, 200)}`);
+  let served = 0;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('skein_http_requests_total{') || line.includes('route="/metrics"')) continue;
+    served += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return served;
+}
+
+/** What a scale-out measurement reads before and after: CPU time per process (ms) and requests served. */
+interface Reading {
+  /** Instances A and B. */
+  instances: number[];
+  /** The run's own instance (no Redis), idle meanwhile. */
+  main: number;
+  neo4j: number | null;
+  /** This process: the load generator. */
+  loadGenerator: number;
+  served: number;
+  at: number;
+}
+
+async function readCounters(ctx: Context, instances: Child[]): Promise<Reading> {
+  const served = (await Promise.all(instances.map(requestsServed))).reduce((a, b) => a + b, 0);
+  const usage = process.cpuUsage();
+  return {
+    instances: instances.map((instance) => cpuMs(instance.pid)),
+    main: cpuMs(ctx.service.pid),
+    neo4j: ctx.neo4jPid === null ? null : cpuMs(ctx.neo4jPid),
+    loadGenerator: (usage.user + usage.system) / 1000,
+    served,
+    at: performance.now(),
+  };
+}
+
+/** One configuration's sums over its measured parts. */
+interface Spread {
+  measured: HttpMeasured[];
+  served: number;
+  /** CPU ms of A and B together, of B alone, of the idle main instance, of Neo4j, of the load generator. */
+  service: number;
+  second: number;
+  main: number;
+  neo4j: number | null;
+  loadGenerator: number;
+  ms: number;
+}
+
+const emptySpread = (): Spread => ({
+  measured: [],
+  served: 0,
+  service: 0,
+  second: 0,
+  main: 0,
+  neo4j: 0,
+  loadGenerator: 0,
+  ms: 0,
+});
+
+/**
+ * The load of `connections` connections spread over the given instances (connection k on instance
+ * k mod n: one autocannon per instance, running at the same time), with the CPU time each process
+ * spent and the requests the instances answered, read before and after.
+ */
+async function measureSpread(
+  ctx: Context,
+  instances: Child[],
+  targets: Child[],
+  spec: { method: 'GET' | 'POST'; connections: number; request: (i: number) => HttpRequestSpec },
+  seconds: number,
+  startAt: number,
+  into: Spread | null,
+): Promise<void> {
+  const before = await readCounters(ctx, instances);
+  const parts = await Promise.all(
+    targets.map((target, k) =>
+      measureHttp({
+        baseUrl: target.url,
+        method: spec.method,
+        connections:
+          Math.floor(spec.connections / targets.length) + (k < spec.connections % targets.length ? 1 : 0),
+        seconds,
+        request: spec.request,
+        warmupRequests: 0,
+        startAt: startAt + k * (PART_STRIDE / 4),
+      }),
+    ),
+  );
+  // Autocannon drops the requests still in flight when it stops (at most one per connection): let
+  // the service finish them before the second reading. Their CPU is counted; they may not be.
+  await sleep(300);
+  const after = await readCounters(ctx, instances);
+  if (!into) return;
+  // The parts ran at the same time: their requests add up over one window.
+  const window = Math.max(...parts.map((p) => p.seconds));
+  const samples = parts.flatMap((p) => p.samples);
+  into.measured.push({
+    ...summarize(
+      samples,
+      parts.reduce((sum, p) => sum + p.units, 0),
+      parts.reduce((sum, p) => sum + p.errors, 0),
+      window,
+    ),
+    non2xx: parts.reduce((sum, p) => sum + p.non2xx, 0),
+  });
+  into.served += after.served - before.served;
+  into.service += after.instances.reduce((sum, v, k) => sum + v - before.instances[k]!, 0);
+  into.second += after.instances[1]! - before.instances[1]!;
+  into.main += after.main - before.main;
+  into.neo4j =
+    after.neo4j === null || before.neo4j === null ? null : into.neo4j! + after.neo4j - before.neo4j;
+  into.loadGenerator += after.loadGenerator - before.loadGenerator;
+  into.ms += after.at - before.at;
+}
+
+/** A latency for a note: '—' when nothing was answered. */
+const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : '—');
+
+const loadNow = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+
+async function scaleOutWorkload(ctx: Context): Promise<void> {
+  const { profile } = ctx;
+  let redis: Child;
+  try {
+    redis = await startRedis();
+  } catch (error) {
+    // Not a broken workload: the machine has no Redis (CI installs it with apt-get). The row says so.
+    const reason = (error as Error).message.split('\n')[0]!.slice(0, 300);
+    log(`scale-out skipped: Redis could not be started: ${reason}`);
+    ctx.rows.push({
+      workload: 'scale-out: 2 instances on one Neo4j and one Redis',
+      metric: 'req/s',
+      skein: null,
+      limit: null,
+      limitOf: 'none',
+      http: null,
+      target: null,
+      note: `skipped: Redis could not be started (${reason})`,
+    });
+    return;
+  }
+  const instances: Child[] = [];
+  try {
+    const shared = path.join(ctx.tmp, 'scale-out-files');
+    // One after the other: the first compiles dist/ when src/ changed since the run's own instance started.
+    for (const name of ['a', 'b']) {
+      instances.push(
+        await startService({
+          ...ctx.serviceEnv(await freePort(), path.join(ctx.tmp, `scale-out-${name}`)),
+          REDIS_URL: redis.url,
+          SKEIN_FILES_DIR: shared,
+          SKEIN_METRICS_TOKEN: METRICS_TOKEN,
+        }),
+      );
+    }
+    const [a, b] = instances as [Child, Child];
+    const seed = profile.seed;
+    const writerOf = (i: number) => ctx.writers[i % ctx.writers.length]!;
+    const ids = viewerVisibleIds(ctx, 1000);
+    const operations = [
+      {
+        name: 'post: single message, 1 recipient',
+        metric: 'msgs/s' as const,
+        per: 'message',
+        method: 'POST' as const,
+        warm: profile.connections,
+        request: (i: number): HttpRequestSpec => ({
+          path: '/v1/messages',
+          headers: bearer(writerOf(i)),
+          body: JSON.stringify({
+            content: contentOf(seed + 501, i),
+            recipients: [`uid:${recipientsFor(ctx, i)[0]!}`],
+          }),
+        }),
+      },
+      {
+        name: 'read: GET /v1/messages/{id}',
+        metric: 'req/s' as const,
+        per: 'request',
+        method: 'GET' as const,
+        warm: profile.connections * 3,
+        request: (i: number): HttpRequestSpec => ({
+          path: `/v1/messages/${ids[i % ids.length]!}`,
+          headers: bearer(ctx.viewer),
+        }),
+      },
+    ];
+    // CPU time is counted in 10 ms ticks: each side gets twice the other workloads' time, in two
+    // halves ordered one, two, two, one, so that a steady drift (a JVM still warming up, a machine
+    // getting busier) weighs on both sides alike; the smoke run one short part each.
+    const parts = profile.name === 'smoke' ? 1 : 2;
+    const seconds = profile.name === 'smoke' ? 1 : (profile.duration * 2) / parts;
+    for (const [n, op] of operations.entries()) {
+      const spec = { method: op.method, connections: profile.connections, request: op.request };
+      const base = (20 + n * 10) * PART_STRIDE;
+      for (const [k, instance] of instances.entries()) {
+        await mapPool(
+          Array.from({ length: warmups(profile, op.warm) }, (_, i) => base + k * 1000 + i),
+          4,
+          (i) => probe(ctx, op.method, op.request(i), instance.url),
+        );
+      }
+      // A fresh instance (and, with --only scaleout, a fresh Neo4j) runs slower until the JIT has
+      // compiled its path: one unmeasured round on both first, as long as a side's measurement.
+      if (profile.name !== 'smoke')
+        await measureSpread(ctx, instances, instances, spec, seconds * parts, base + PART_STRIDE / 2, null);
+      const loadBefore = loadNow();
+      const one = emptySpread();
+      const two = emptySpread();
+      for (let part = 0; part < parts; part++) {
+        const at = base + (part + 1) * (PART_STRIDE / 8);
+        const order = part % 2 === 0 ? [one, two] : [two, one];
+        for (const [k, into] of order.entries()) {
+          const targets = into === one ? [a] : [a, b];
+          await measureSpread(ctx, instances, targets, spec, seconds, at + k * (PART_STRIDE / 16), into);
+        }
+      }
+      const loadAfter = loadNow();
+      const alone = mergeHttp(one.measured);
+      const spread = mergeHttp(two.measured);
+      const failures = [
+        alone.non2xx + spread.non2xx ? `${alone.non2xx + spread.non2xx} non-2xx answers` : '',
+        alone.errors + spread.errors ? `${alone.errors + spread.errors} connection errors` : '',
+      ].filter(Boolean);
+      for (const failure of failures) ctx.failures.push(`scale-out ${op.name}: ${failure}`);
+      const perRequest = (cpu: number | null, sums: Spread) =>
+        cpu === null || sums.served === 0 ? null : cpu / sums.served;
+      const cpuShare = (sums: Spread) =>
+        `${((sums.service / sums.ms) * 100).toFixed(0)}% of a core in the instances, ` +
+        (sums.neo4j === null ? '' : `${((sums.neo4j / sums.ms) * 100).toFixed(0)}% in Neo4j, `) +
+        `${((sums.loadGenerator / sums.ms) * 100).toFixed(0)}% in the load generator`;
+      ctx.rows.push({
+        workload: `scale-out: ${op.name}, spread over 2 instances`,
+        metric: op.metric,
+        skein: spread.unitsPerSec,
+        limit: alone.unitsPerSec,
+        limitOf: '1 instance',
+        http: null,
+        target: null,
+        note:
+          `${profile.connections} connections in all, on instance A alone, or alternating A and B (same ` +
+          `Neo4j, REDIS_URL of a local redis-server), ${parts} × ${seconds} s each (one, two, two, one); ` +
+          `p50/p99 ms: one instance ` +
+          `${ms(alone.p50)}/${ms(alone.p99)}, two ${ms(spread.p50)}/${ms(spread.p99)}; ` +
+          `CPU used, one instance: ${cpuShare(one)}; two: ${cpuShare(two)}; load average ${loadBefore} ` +
+          `before, ${loadAfter} after` +
+          (failures.length ? `; ${failures.join(', ')}` : ''),
+      });
+      ctx.rows.push({
+        workload: `scale-out: ${op.name}, service CPU per ${op.per}`,
+        metric: 'CPU ms',
+        skein: perRequest(two.service, two),
+        limit: perRequest(one.service, one),
+        limitOf: '1 instance',
+        http: null,
+        target: null,
+        note:
+          `/proc/<pid>/stat utime+stime of A and B together over the requests they answered (${one.served} ` +
+          `and ${two.served}, their /metrics counters); B idle during the one-instance part: ` +
+          `${((one.second / one.ms) * 1000).toFixed(0)} ms/s; the load generator: ` +
+          `${perRequest(one.loadGenerator, one)?.toFixed(2) ?? '—'} / ${perRequest(two.loadGenerator, two)?.toFixed(2) ?? '—'} ` +
+          `ms per ${op.per}; the run's own instance, idle meanwhile: ${((two.main / two.ms) * 1000).toFixed(0)} ms/s`,
+      });
+      ctx.rows.push({
+        workload: `scale-out: ${op.name}, Neo4j CPU per ${op.per}`,
+        metric: 'CPU ms',
+        skein: perRequest(two.neo4j, two),
+        limit: perRequest(one.neo4j, one),
+        limitOf: '1 instance',
+        http: null,
+        target: null,
+        note:
+          ctx.neo4jPid === null
+            ? 'not measured: the Neo4j of NEO4J_URI is not a child of the bench'
+            : "the embedded Neo4j's JVM, /proc/<pid>/stat utime+stime (Bolt workers, commits, GC)",
+      });
+    }
+  } finally {
+    for (const instance of instances.reverse()) await instance.stop();
+    await redis.stop();
+  }
+}
+
 const WORKLOAD_RUNNERS: [Workload, (ctx: Context) => Promise<void>][] = [
   ['post', postWorkloads],
   ['read', readWorkload],
@@ -861,6 +1183,7 @@ const WORKLOAD_RUNNERS: [Workload, (ctx: Context) => Promise<void>][] = [
   ['fanout', fanOutWorkload],
   ['sockets', idleSocketsWorkload],
   ['webhooks', webhookWorkload],
+  ['scaleout', scaleOutWorkload],
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -952,6 +1275,7 @@ async function main(): Promise<void> {
 
   try {
     let target: Neo4jTarget;
+    let neo4jPid: number | null = null;
     if (process.env.NEO4J_URI) {
       target = {
         uri: process.env.NEO4J_URI,
@@ -971,6 +1295,7 @@ async function main(): Promise<void> {
       );
       cleanups.push(() => embedded.stop());
       target = embedded.target;
+      neo4jPid = childPids(process.pid, 'java')[0] ?? null;
     }
     const db = Database.connect(target);
     cleanups.push(() => db.close());
@@ -997,26 +1322,26 @@ async function main(): Promise<void> {
     log(`store ${seeded} in ${timings.seed!.toFixed(1)} s`);
     if (profile.seedOnly) return;
 
-    const service = await time('service start', async () => {
-      const port = await freePort();
-      return startService({
-        PORT: String(port),
-        NEO4J_URI: target.uri,
-        NEO4J_USER: target.user,
-        NEO4J_PASSWORD: target.password,
-        SKEIN_DATA_DIR: path.join(tmp, 'service'),
-        SKEIN_RATE_LIMIT_AUTH_PER_MIN: '1000000',
-        SKEIN_RATE_LIMIT_POSTS_PER_MIN: '1000000',
-        SKEIN_RATE_LIMIT_ACTIONS_PER_MIN: '1000000',
-        // Every bench socket comes from 127.0.0.1: the per-address cap would stop the fan-out at 200.
-        SKEIN_WS_MAX_SOCKETS_PER_ADDRESS: '100000',
-        SKEIN_VERIFICATION_REQUESTS_PER_HOUR: '100000',
-        SKEIN_ADMIN_TAG: ADMIN_TAG,
-        SKEIN_ADMIN_PASSWORD: ADMIN_PASSWORD,
-        SKEIN_WEBHOOK_ALLOW_PRIVATE: 'true',
-        LOG_LEVEL: 'warn',
-      });
+    const serviceEnv = (port: number, dataDir: string): Record<string, string> => ({
+      PORT: String(port),
+      NEO4J_URI: target.uri,
+      NEO4J_USER: target.user,
+      NEO4J_PASSWORD: target.password,
+      SKEIN_DATA_DIR: dataDir,
+      SKEIN_RATE_LIMIT_AUTH_PER_MIN: '1000000',
+      SKEIN_RATE_LIMIT_POSTS_PER_MIN: '1000000',
+      SKEIN_RATE_LIMIT_ACTIONS_PER_MIN: '1000000',
+      // Every bench socket comes from 127.0.0.1: the per-address cap would stop the fan-out at 200.
+      SKEIN_WS_MAX_SOCKETS_PER_ADDRESS: '100000',
+      SKEIN_VERIFICATION_REQUESTS_PER_HOUR: '100000',
+      SKEIN_ADMIN_TAG: ADMIN_TAG,
+      SKEIN_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      SKEIN_WEBHOOK_ALLOW_PRIVATE: 'true',
+      LOG_LEVEL: 'warn',
     });
+    const service = await time('service start', async () =>
+      startService(serviceEnv(await freePort(), path.join(tmp, 'service'))),
+    );
     cleanups.push(() => service.stop());
     const bare = await startBareServer();
     cleanups.push(() => bare.stop());
@@ -1046,6 +1371,9 @@ async function main(): Promise<void> {
       data,
       api,
       service,
+      serviceEnv,
+      neo4jPid,
+      tmp,
       bare,
       limits: new DbLimits(db, service.url),
       run,

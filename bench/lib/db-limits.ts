@@ -29,6 +29,7 @@ import { contentSearchIds, similarCandidates } from '../../src/components/search
 import { ngramProfile, similarityScore, tokenize } from '../../src/components/search/similarity.js';
 import {
   conversationIds,
+  unreadCounts,
   threadPageIds,
   walkFrom,
   windowParams,
@@ -134,6 +135,15 @@ export class DbLimits {
         conversationIds(this.db, viewer.uid, otherUid, { skip: 0, limit }),
       ]);
       await this.hydrate(viewer.uid, ids.slice(0, limit));
+      return 1;
+    };
+  }
+
+  /** GET /v1/messages/unread: session and the counts (nothing to hydrate). */
+  unread(viewer: Actor, limit: number): Operation {
+    return async () => {
+      await this.authenticate(viewer);
+      await unreadCounts(this.db, viewer.uid, { skip: 0, limit });
       return 1;
     };
   }

@@ -1,8 +1,9 @@
 // The processes of a benchmark run: the Skein service (`node scripts/start.mjs`, what `npm start`
 // runs: compiled JavaScript, built first when stale) and the bare server, each a child of the bench process; free ports; and a
 // child's resident memory read from /proc.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+// The scale-out workload adds a redis-server on loopback and reads processes' CPU time from /proc.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../src/platform/paths.js';
@@ -33,6 +34,36 @@ export function rssMiB(pid: number): number {
   const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
   if (!match) throw new Error(`no VmRSS for pid ${pid}`);
   return Number(match[1]) / 1024;
+}
+
+/** Clock ticks per second, the unit of utime and stime in /proc/<pid>/stat. */
+const CLOCK_TICKS = (() => {
+  const answer = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' });
+  const ticks = Number(answer.stdout?.trim());
+  return Number.isFinite(ticks) && ticks > 0 ? ticks : 100;
+})();
+
+/**
+ * CPU time a process has used so far, user and system, all its threads (Linux), in milliseconds.
+ * Counted in clock ticks (10 ms here), so a measurement needs seconds of work to be read to a few percent.
+ */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) is in parentheses and may hold spaces: count fields after the last ')'.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 14 (utime) and 15 (stime) of proc(5); the slice starts at field 3.
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / CLOCK_TICKS;
+}
+
+/** The pids of a process's direct children with the given command name (e.g. the embedded Neo4j's java). */
+export function childPids(pid: number, command: string): number[] {
+  const result = spawnSync('ps', ['-o', 'pid=,comm=', '--ppid', String(pid)], { encoding: 'utf8' });
+  return (result.stdout ?? '')
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([, comm]) => comm === command)
+    .map(([childPid]) => Number(childPid));
 }
 
 const running = new Set<ChildProcess>();
@@ -129,4 +160,46 @@ export async function startBareServer(): Promise<Child> {
     void exited.then(() => reject(new Error(`the bare server exited:\n${output()}`)));
   });
   return { url: `http://127.0.0.1:${port}`, pid: child.pid!, output, stop: stopper(child, exited) };
+}
+
+/** Where the Debian package puts it (what CI's apt-get installs); otherwise the PATH's. */
+function redisServerBinary(): string | null {
+  if (existsSync('/usr/bin/redis-server')) return '/usr/bin/redis-server';
+  const found = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
+  const binary = found.stdout?.trim();
+  return found.status === 0 && binary ? binary : null;
+}
+
+/**
+ * Starts redis-server on a free loopback port with no persistence (the scale-out workload's pub/sub
+ * and shared rate limits). Throws when the binary is missing or the server does not come up.
+ */
+export async function startRedis(): Promise<Child> {
+  const binary = redisServerBinary();
+  if (!binary) throw new Error('redis-server is not installed (apt-get install redis-server)');
+  const port = await freePort();
+  const child = spawn(
+    binary,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const { output, exited } = track(child);
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output()}`)), 15_000);
+    child.stdout?.on('data', () => {
+      if (output().includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server exited:\n${output()}`));
+    });
+  });
+  return { url: `redis://127.0.0.1:${port}`, pid: child.pid!, output, stop: stopper(child, exited) };
 }

@@ -11,6 +11,7 @@ export const WORKLOADS = [
   'fanout',
   'sockets',
   'webhooks',
+  'scaleout',
 ] as const;
 export type Workload = (typeof WORKLOADS)[number];
 

@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-export type Metric = 'msgs/s' | 'req/s' | 'deliveries/s' | 'p50 ms' | 'p99 ms' | 'MiB';
+export type Metric = 'msgs/s' | 'req/s' | 'deliveries/s' | 'p50 ms' | 'p99 ms' | 'MiB' | 'CPU ms';
 
 export interface Target {
   text: string;
@@ -16,9 +16,12 @@ export interface Row {
   workload: string;
   metric: Metric;
   skein: number | null;
-  /** The limit: the same Cypher through neo4j-driver, or the bare WebSocket server (see `limitOf`). */
+  /**
+   * The limit: the same Cypher through neo4j-driver, or the bare WebSocket server; for the scale-out
+   * rows, the same load on one instance where Skein's column has it spread over two (see `limitOf`).
+   */
   limit: number | null;
-  limitOf: 'neo4j-driver' | 'bare ws' | 'none';
+  limitOf: 'neo4j-driver' | 'bare ws' | '1 instance' | 'none';
   /** The bare node:http server with the same body sizes and connections. */
   http: number | null;
   target: Target | null;
@@ -57,8 +60,8 @@ function fmtTarget(target: Target | null): string {
 const HEADER = ['Workload', 'Metric', 'Skein', 'Limit', 'Ratio', 'Bare HTTP', 'Target'];
 
 function cells(row: Row): string[] {
-  const limit =
-    row.limitOf === 'bare ws' && row.limit !== null ? `${fmt(row.limit)} (bare ws)` : fmt(row.limit);
+  const marked = row.limitOf === 'bare ws' || row.limitOf === '1 instance';
+  const limit = marked && row.limit !== null ? `${fmt(row.limit)} (${row.limitOf})` : fmt(row.limit);
   return [
     row.workload,
     row.metric,
@@ -114,9 +117,11 @@ export function renderMarkdown(report: RunReport): string {
     markdownTable(report.rows),
     '',
     'Limit: the same Cypher through neo4j-driver (throughput at the same concurrency, or latency one at a ' +
-      'time), except where marked "bare ws" (a WebSocket server with no database). Ratio: Skein ÷ limit, as a ' +
-      'share for throughput and as a multiple for latency and memory. Bare HTTP: a node:http server ' +
-      'answering a body of the same size with the same connections. See docs/benchmarks.md.',
+      'time), except where marked "bare ws" (a WebSocket server with no database) or "1 instance" (scale-out: ' +
+      "Skein's column is the load spread over two instances on one Neo4j, the limit column the same load on " +
+      'one). Ratio: Skein ÷ limit, as a share for throughput and as a multiple for latency, memory and CPU ' +
+      'time. Bare HTTP: a node:http server answering a body of the same size with the same connections. ' +
+      'See docs/benchmarks.md.',
     '',
     ...report.rows.filter((r) => r.note).map((r) => `- ${r.workload} (${r.metric}): ${r.note}`),
     ...report.notes.map((n) => `- ${n}`),
