@@ -5,6 +5,8 @@
 // verification gets none: it happened while the endpoint was off (or not yet there), and the
 // planner's lag must not decide whether it is sent. The body is built at each attempt, from the graph.
 // (One endpoint contact per user is the rule; should there be several, the latest verified wins.)
+// A user its manager deactivated gets none, nor for events of before its reactivation
+// (users/set-managed-user-active.cypher), whatever the planner's lag.
 MATCH (planner:WebhookPlanner {id: 'planner'})
 OPTIONAL MATCH (log:EventLog {id: 'log'})
 // Up to the settled head (read-head.cypher): an event numbered below it is surely in the index. Or
@@ -23,11 +25,13 @@ CALL (after, upto) {
   CALL (e) {
     MATCH (u:User {uid: e.uid})-[:HAS_CONTACT]->(c:Contact {kind: 'endpoint'})
     WHERE c.verified_at IS NOT NULL AND c.disabled_at IS NULL AND c.verified_at <= e.created_at
+      AND u.deactivated_at IS NULL AND coalesce(u.reactivated_at <= e.created_at, true)
     RETURN u, c
     UNION
     MATCH (:Channel {id: e.channel_id})-[:HAS_MEMBER]->(u:User)-[:HAS_CONTACT]->(c:Contact {kind: 'endpoint'})
     WHERE c.verified_at IS NOT NULL AND c.disabled_at IS NULL AND c.verified_at <= e.created_at
       AND NOT u.uid IN e.skip_uids
+      AND u.deactivated_at IS NULL AND coalesce(u.reactivated_at <= e.created_at, true)
     RETURN u, c
   }
   WITH e, u, c ORDER BY c.verified_at DESC

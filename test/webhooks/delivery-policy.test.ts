@@ -179,6 +179,24 @@ describe('decideOutcome', () => {
     });
   });
 
+  it('when a redelivery asked for by hand fails, then it is failed at once, whatever its attempt number; 2xx and 410 mean what they always do', () => {
+    for (const attempt of [2, 11]) {
+      expect(decideOutcome(attempt, answer(500), now, middle, true)).toEqual({
+        state: 'failed',
+        status: 500,
+        error: 'HTTP 500',
+      });
+      expect(decideOutcome(attempt, answer(429, { retryAfter: '5' }), now, middle, true)).toMatchObject({
+        state: 'failed',
+      });
+      expect(
+        decideOutcome(attempt, { kind: 'failed', error: 'ECONNRESET' }, now, middle, true),
+      ).toMatchObject({ state: 'failed' });
+      expect(decideOutcome(attempt, answer(204), now, middle, true)).toMatchObject({ state: 'delivered' });
+      expect(decideOutcome(attempt, answer(410), now, middle, true)).toMatchObject({ state: 'disabled' });
+    }
+  });
+
   it('when an answer body is long, then the logged error stays short', () => {
     const outcome = decideOutcome(1, answer(500, { body: 'x'.repeat(10_000) }), now, middle);
     expect(outcome.error!.length).toBeLessThanOrEqual(220);

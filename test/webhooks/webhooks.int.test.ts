@@ -7,7 +7,8 @@
 // service killed with SIGKILL while a retry is pending sends it after a restart with the same
 // webhook-id.
 //
-// Every dispatcher of the test run lives in this file (servers elsewhere run without one), and the
+// Every dispatcher of the test run that claims all users' deliveries lives in this file (servers
+// elsewhere run without one; secret-rotation.int.test.ts runs one narrowed to its own users), and the
 // tests here run one after another, so each test decides which dispatchers are running.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -266,10 +267,13 @@ describe('retries', () => {
   });
 
   it('when the endpoint answers too slowly, then the attempt times out and is retried', async () => {
-    await useDispatchers({ timeoutMs: 1_000, pollMs: 200 });
+    // Its settings are this test's: other files' deliveries are left to the other dispatchers.
+    const only = new Set<string>();
+    await useDispatchers({ timeoutMs: 1_000, pollMs: 200, onlyUids: only });
     try {
       const receiver = await newReceiver();
       const bot = await botWithEndpoint(api, manager, receiver);
+      only.add(bot.uid);
       receiver.answer({ status: 200, delayMs: 4_000 });
       await messageTo(api, manager, bot, 'take your time');
 
@@ -290,7 +294,8 @@ describe('retries', () => {
     const receiver = await newReceiver();
     // Verified while loopback targets are allowed (as in a development set-up).
     const bot = await botWithEndpoint(api, manager, receiver);
-    await useDispatchers({ allowPrivate: false, pollMs: 200 });
+    // Its settings are this test's: other files' deliveries are left to the other dispatchers.
+    await useDispatchers({ allowPrivate: false, pollMs: 200, onlyUids: new Set([bot.uid]) });
     try {
       await messageTo(api, manager, bot, 'to a private address');
       const [refused] = await logOf(bot, (d) => d[0]?.attempts === 1);

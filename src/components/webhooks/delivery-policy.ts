@@ -91,13 +91,16 @@ function describe(result: AttemptResult): string {
  * What attempt number `attempt` (1-based) means for its delivery. 2xx is delivered; 410 turns the
  * endpoint off; anything else (3xx included, network errors, time-outs, refused addresses) is retried
  * on the schedule. On 429 and 503 a Retry-After later than the schedule's step is honoured; an
- * earlier one is not, so a receiver cannot make Skein retry faster than the schedule.
+ * earlier one is not, so a receiver cannot make Skein retry faster than the schedule. A redelivery
+ * asked for by hand is a single attempt: whatever would be retried is `failed` at once (the caller
+ * sees the answer in the log and may ask again).
  */
 export function decideOutcome(
   attempt: number,
   result: AttemptResult,
   now: Date,
   random: () => number = Math.random,
+  redelivery = false,
 ): Outcome {
   if (result.kind === 'answer' && result.status >= 200 && result.status < 300) {
     return { state: 'delivered', status: result.status, error: null };
@@ -105,7 +108,7 @@ export function decideOutcome(
   const status = result.kind === 'answer' ? result.status : null;
   const error = describe(result);
   if (status === 410) return { state: 'disabled', status, error };
-  const step = retryDelayMs(attempt, random);
+  const step = redelivery ? null : retryDelayMs(attempt, random);
   if (step === null) return { state: 'failed', status, error };
   let delay = step;
   if (result.kind === 'answer' && (status === 429 || status === 503)) {

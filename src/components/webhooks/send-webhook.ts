@@ -13,17 +13,27 @@ export interface WebhookRequest {
   url: string;
   /** The endpoint's "whsec_<base64>" secret. */
   secret: string;
+  /** The secret a rotation replaced, while its overlap lasts; it signs too. */
+  previousSecret?: string | null;
   /** The exact JSON body. */
   payload: string;
 }
 
-/** The three Standard Webhooks headers; the timestamp and signature are fresh on every attempt. */
+/**
+ * The three Standard Webhooks headers; the timestamp and signature are fresh on every attempt. During
+ * a rotation's overlap the signature header carries one signature per secret, the new one first,
+ * space-separated (`v1,<new> v1,<old>`): the scheme's way to rotate, and a receiver's verify accepts
+ * the request when any of them matches its secret.
+ */
 export function signWebhook(request: WebhookRequest, at: Date): Record<string, string> {
-  const signature = new Webhook(request.secret).sign(request.webhookId, at, request.payload);
+  const secrets = request.previousSecret ? [request.secret, request.previousSecret] : [request.secret];
+  const signatures = secrets.map((secret) =>
+    new Webhook(secret).sign(request.webhookId, at, request.payload),
+  );
   return {
     'webhook-id': request.webhookId,
     'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-    'webhook-signature': signature,
+    'webhook-signature': signatures.join(' '),
   };
 }
 

@@ -9,7 +9,8 @@
 // dies mid-send, the lease runs out and someone sends again with the same webhook-id (delivery is
 // at-least-once, and receivers deduplicate by webhook-id). The body is built at each attempt from
 // the graph; when nothing of it is left to show (the messages were deleted or hidden from the
-// recipient since), nothing is sent and the delivery is `dropped`.
+// recipient since), nothing is sent and the delivery is `dropped`. A delivery queued again by hand
+// (redeliver-delivery.ts) is claimed, built, checked and signed here like any other, for one attempt.
 import { randomBytes, randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { AppContext } from '../../platform/context.js';
@@ -55,6 +56,11 @@ export interface WebhookDispatcherOptions {
   owner?: string;
   /** Jitter source, for tests. */
   random?: () => number;
+  /**
+   * Claim only these users' deliveries, read at every claim. For tests, which share one database:
+   * a dispatcher of one test file must leave other files' deliveries to theirs. A service claims all.
+   */
+  onlyUids?: ReadonlySet<string>;
 }
 
 export function startWebhookDispatcher(
@@ -102,6 +108,7 @@ export function startWebhookDispatcher(
       leaseToken: randomUUID(),
       limit: room,
       leaseMs,
+      ...(options.onlyUids ? { onlyUids: [...options.onlyUids] } : {}),
     });
     for (const delivery of claimed) {
       const sending: Promise<void> = attempt(delivery)
@@ -129,13 +136,14 @@ export function startWebhookDispatcher(
             webhookId: delivery.webhook_id,
             url: delivery.url,
             secret: delivery.secret,
+            previousSecret: delivery.previous_secret,
             payload: JSON.stringify(body),
           },
           { allowPrivate: ctx.config.webhookAllowPrivate, timeoutMs },
         )
       : null;
     const now = new Date();
-    const outcome = result ? decideOutcome(number, result, now, random) : DROPPED;
+    const outcome = result ? decideOutcome(number, result, now, random, delivery.redelivery) : DROPPED;
     ctx.metrics.webhookAttempts.inc({ outcome: outcome.state });
     if (outcome.state === 'delivered' && delivery.event) {
       ctx.metrics.eventsDelivered.inc({ transport: 'webhook' });

@@ -1,6 +1,6 @@
 // Webhook deliveries in Neo4j: planned from the event log, claimed under a lease by one dispatcher
-// at a time, updated with each attempt's result, and listed for the delivery log. The only code
-// that runs the webhooks Cypher.
+// at a time, updated with each attempt's result, listed for the delivery log and queued again by
+// hand; and the endpoint's signing secrets, rotated. The only code that runs the webhooks Cypher.
 import neo4j from 'neo4j-driver';
 import type { Database, Row } from '../../platform/neo4j/database.js';
 import type { LoggedEvent } from '../event-log/event-log.js';
@@ -39,6 +39,10 @@ export interface ClaimedDelivery {
   attempts: number;
   /** The endpoint's current "whsec_" signing secret. */
   secret: string;
+  /** The secret a rotation replaced, while its overlap lasts: it signs beside the current one. */
+  previous_secret: string | null;
+  /** Queued again by hand (redeliver): this is one attempt, with no retry schedule after it. */
+  redelivery: boolean;
   lease_token: string;
   /** Database time of the claim, the attempt's start. */
   claimed_at: string;
@@ -50,11 +54,21 @@ export interface ClaimedDelivery {
  */
 export async function claimDueDeliveries(
   db: Database,
-  claim: { owner: string; leaseToken: string; limit: number; leaseMs: number },
+  claim: {
+    owner: string;
+    leaseToken: string;
+    limit: number;
+    leaseMs: number;
+    /** Claim only these users' deliveries (tests sharing one database); absent, every user's. */
+    onlyUids?: readonly string[];
+  },
 ): Promise<ClaimedDelivery[]> {
   if (claim.limit <= 0) return [];
   return db.inWrite(async (tx) => {
-    const locked = await tx.run('webhooks/lock-due', { limit: neo4j.int(claim.limit) });
+    const locked = await tx.run('webhooks/lock-due', {
+      limit: neo4j.int(claim.limit),
+      only_uids: claim.onlyUids ? [...claim.onlyUids] : null,
+    });
     if (locked.length === 0) return [];
     const rows = await tx.run('webhooks/claim-locked', {
       webhook_ids: locked.map((row) => row.webhook_id as string),
@@ -63,11 +77,15 @@ export async function claimDueDeliveries(
       lease_ms: neo4j.int(claim.leaseMs),
     });
     return rows.map((row) => {
-      const d = row.delivery as Omit<ClaimedDelivery, 'secret' | 'lease_token' | 'claimed_at' | 'event'>;
+      const d = row.delivery as Omit<
+        ClaimedDelivery,
+        'secret' | 'previous_secret' | 'lease_token' | 'claimed_at' | 'event'
+      >;
       return {
         ...d,
         event: row.event ? toLoggedEvent(row.event as Row) : null,
         secret: row.secret as string,
+        previous_secret: (row.previous_secret as string | null) ?? null,
         lease_token: claim.leaseToken,
         claimed_at: row.claimed_at as string,
       };
@@ -155,14 +173,78 @@ export async function listDeliveries(
     skip: neo4j.int(skip),
     limit: neo4j.int(limit + 1),
   });
-  const deliveries = rows.slice(0, limit).map((row) => {
-    const { log, ...rest } = row.delivery as Omit<DeliveryRecord, 'log'> & { log: string[] | null };
-    return {
-      record: { ...rest, log: (log ?? []).map((entry) => JSON.parse(entry) as AttemptLogEntry) },
-      event: row.event ? toLoggedEvent(row.event as Row) : null,
-    };
-  });
+  const deliveries = rows.slice(0, limit).map(toDeliveryWithEvent);
   return { deliveries, has_more: rows.length > limit };
+}
+
+/** A delivery as the log shows it, with its event (to build the body from). */
+export interface DeliveryWithEvent {
+  record: DeliveryRecord;
+  event: LoggedEvent | null;
+}
+
+function toDeliveryWithEvent(row: Row): DeliveryWithEvent {
+  const { log, ...rest } = row.delivery as Omit<DeliveryRecord, 'log'> & { log: string[] | null };
+  return {
+    record: { ...rest, log: (log ?? []).map((entry) => JSON.parse(entry) as AttemptLogEntry) },
+    event: row.event ? toLoggedEvent(row.event as Row) : null,
+  };
+}
+
+export type RedeliveryResult =
+  | { result: 'queued'; delivery: DeliveryWithEvent }
+  | { result: 'not_found' }
+  | { result: 'endpoint_disabled' }
+  | { result: 'in_progress' }
+  | { result: 'not_redeliverable'; state: 'pending' | 'delivered' };
+
+/**
+ * Queues one delivery of the user again, due at once, if it ended without arriving and the user's
+ * endpoint is on; in one transaction that locks the delivery first (lock-delivery.cypher), so an
+ * attempt in progress and a redelivery never overlap.
+ */
+export async function queueRedelivery(
+  db: Database,
+  uid: string,
+  webhookId: string,
+): Promise<RedeliveryResult> {
+  return db.inWrite(async (tx): Promise<RedeliveryResult> => {
+    const locked = await tx.run('webhooks/lock-delivery', { uid, webhook_id: webhookId });
+    if (locked.length === 0) return { result: 'not_found' };
+    const [found] = await tx.run('webhooks/find-redelivery', { webhook_id: webhookId });
+    const state = found!.state as DeliveryRecord['state'];
+    if (state === 'pending' || state === 'delivered') return { result: 'not_redeliverable', state };
+    if (found!.leased === true) return { result: 'in_progress' };
+    if (found!.endpoint_enabled !== true) return { result: 'endpoint_disabled' };
+    const [row] = await tx.run('webhooks/queue-redelivery', { webhook_id: webhookId });
+    return { result: 'queued', delivery: toDeliveryWithEvent(row!) };
+  });
+}
+
+/**
+ * Makes `secret` the user's endpoint signing secret; the one it replaces keeps signing for
+ * `overlapSeconds` (0: not at all). Answers when the replaced one stops signing, or why nothing
+ * changed: no verified endpoint, or one turned off by 410.
+ */
+export async function rotateEndpointSecret(
+  db: Database,
+  uid: string,
+  secret: string,
+  overlapSeconds: number,
+): Promise<
+  { result: 'rotated'; previous_expires_at: string } | { result: 'no_endpoint' } | { result: 'disabled' }
+> {
+  return db.inWrite(async (tx) => {
+    const [locked] = await tx.run('webhooks/lock-endpoint', { uid });
+    if (!locked) return { result: 'no_endpoint' } as const;
+    if (locked.enabled !== true) return { result: 'disabled' } as const;
+    const [row] = await tx.run('webhooks/rotate-secret', {
+      uid,
+      secret,
+      overlap_seconds: neo4j.int(overlapSeconds),
+    });
+    return { result: 'rotated', previous_expires_at: row!.previous_expires_at as string } as const;
+  });
 }
 
 /** Deliveries pending (due now or waiting for a retry). */

@@ -1,9 +1,14 @@
 // GraphQL fields of webhooks; each calls the same use case as its REST route.
-//   Query.deliveries(uid, skip, limit)   GET /v1/managed/users/{uid}/deliveries
+//   Query.deliveries(uid, skip, limit)     GET /v1/managed/users/{uid}/deliveries
+//   Mutation.redeliver(uid, webhook_id)    POST /v1/managed/users/{uid}/deliveries/{webhook_id}/redeliver
+//   Mutation.rotateEndpointSecret(uid, overlap_seconds)
+//                                          POST /v1/managed/users/{uid}/endpoint/secret/rotate
 import type { IResolvers } from '@graphql-tools/utils';
 import type { GraphQLContext } from '../../platform/graphql/graphql-context.js';
 import { args, callerOf } from '../../platform/graphql/resolver-helpers.js';
 import { listDeliveries } from './list-deliveries.js';
+import { redeliverDelivery } from './redeliver-delivery.js';
+import { rotateEndpointSecret } from './rotate-endpoint-secret.js';
 import * as schemas from './webhooks.schemas.js';
 
 type Args = Record<string, unknown>;
@@ -16,6 +21,23 @@ export const webhooksResolvers: IResolvers<unknown, GraphQLContext> = {
         callerOf(context),
         args(schemas.DeliveriesParams, { uid }).uid,
         args(schemas.DeliveriesQuery, page),
+      ),
+  },
+  Mutation: {
+    redeliver: (_: unknown, raw: Args, context: GraphQLContext) => {
+      const { uid, webhook_id } = args(schemas.RedeliverParams, {
+        uid: raw.uid,
+        webhook_id: raw.webhook_id,
+      });
+      return redeliverDelivery(context.app, callerOf(context), uid, webhook_id);
+    },
+    rotateEndpointSecret: (_: unknown, raw: Args, context: GraphQLContext) =>
+      rotateEndpointSecret(
+        context.app,
+        callerOf(context),
+        args(schemas.DeliveriesParams, { uid: raw.uid }).uid,
+        // GraphQL sends null for an omitted argument; the default wants it left out.
+        args(schemas.RotateSecretBody, { overlap_seconds: raw.overlap_seconds ?? undefined }),
       ),
   },
 };

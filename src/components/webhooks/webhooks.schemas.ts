@@ -1,4 +1,4 @@
-// Shapes of the delivery log (they validate the query and feed OpenAPI).
+// Shapes of the delivery log, secret rotation and redelivery (they validate input and feed OpenAPI).
 import { z } from '../../platform/openapi.js';
 import { NotificationEventOutput } from '../events/events.schemas.js';
 import { pageQuery } from '../messages/messages.schemas.js';
@@ -59,3 +59,47 @@ export const DeliveryPage = z
   })
   .openapi('DeliveryPage');
 export type DeliveryPage = z.infer<typeof DeliveryPage>;
+
+/** The webhook-id of a delivery: msg_<event id without dashes>_<recipient uid>. */
+export const WebhookId = z
+  .string()
+  .regex(/^msg_[0-9a-f]{32}_[0-9a-f]{8}$/, 'must be a webhook_id from the delivery log')
+  .openapi({ example: 'msg_0f8e2b6c1d2a4e7f9b3c5d6e7f8a9b0c_3f9a1c02' });
+
+export const RedeliverParams = z.object({ uid: Uid, webhook_id: WebhookId });
+
+/** Overlaps longer than a week would keep a replaced secret alive long after anyone needs it. */
+export const MAX_OVERLAP_SECONDS = 7 * 24 * 3600;
+export const DEFAULT_OVERLAP_SECONDS = 24 * 3600;
+
+export const RotateSecretBody = z
+  .object({
+    overlap_seconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_OVERLAP_SECONDS)
+      .default(DEFAULT_OVERLAP_SECONDS)
+      .openapi({
+        description:
+          'How long the replaced secret keeps signing beside the new one: 0 to a week (604800), ' +
+          'default a day (86400). 0 ends it at once.',
+      }),
+  })
+  .openapi('RotateSecretRequest');
+export type RotateSecretBody = z.infer<typeof RotateSecretBody>;
+
+export const RotatedSecret = z
+  .object({
+    secret: z.string().openapi({
+      description: 'The new `whsec_` signing secret. Shown only this once.',
+      example: 'whsec_n9EphQYn6vpmfWvU+ibRiiRIp+JdgWA6bhyToiYuetM=',
+    }),
+    previous_expires_at: z.string().openapi({
+      description:
+        'Until when the replaced secret signs too (every delivery meanwhile carries both signatures); ' +
+        'now when overlap_seconds was 0.',
+    }),
+  })
+  .openapi('RotatedSecret');
+export type RotatedSecret = z.infer<typeof RotatedSecret>;
