@@ -1,7 +1,8 @@
 // Every bot with its versions and its first manager (the oldest MANAGES edge, then the lowest uid),
 // ordered by case-folded tag so the model list is stable.
+// A deactivated or deleted bot is not offered.
 MATCH (b:User)
-WHERE b.is_bot = true
+WHERE b.is_bot = true AND b.deactivated_at IS NULL
 CALL (b) {
   OPTIONAL MATCH (manager:User)-[r:MANAGES]->(b)
   WITH manager, r ORDER BY r.since, manager.uid

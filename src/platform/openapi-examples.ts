@@ -37,6 +37,11 @@ const EXAMPLES: Record<string, unknown> = {
     is_bot: true,
     bot: { modalities: ['text'], integrations: ['webhook'] },
   },
+  'patch /v1/managed/users/{uid}': {
+    display_name: 'Echo bot 2',
+    bot: { versions: ['2026-11'], context_origin_id: null },
+  },
+  'post /v1/managed/users/{uid}/managers': { user_tag: 'grace' },
   'patch /v1/admin/users/{uid}': {
     scopes: ['messages.read', 'messages.write', 'realtime.connect', 'channels.create'],
     has_api_access: true,
@@ -61,6 +66,7 @@ const EXAMPLES: Record<string, unknown> = {
   'patch /v1/messages/{message_id}/public': { public: true },
   'patch /v1/messages/public/batch': { message_ids: ['e7c55a1b', '8d8d0a03'], public: true },
   'patch /v1/messages/{message_id}/subject': { subject: 'Release plan' },
+  'patch /v1/messages/{message_id}/content': { content: 'Lunch at half past twelve instead?' },
   'patch /v1/messages/{message_id}/tags': { tags: ['release', 'q4'] },
   'patch /v1/messages/tags/batch': { message_ids: ['e7c55a1b', '8d8d0a03'], tags: ['release'] },
   'patch /v1/messages/{message_id}/reply_order': { reply_order: ['8d8d0a03', 'a9f8e72b'] },
@@ -82,6 +88,7 @@ const EXAMPLES: Record<string, unknown> = {
   'post /v1/auth/contacts/phone/verify': { phone: '+14155552671', code: '042917' },
   'post /v1/auth/contacts/endpoint/request': { url: 'https://bot.example.com/hook' },
   'post /v1/auth/contacts/endpoint/verify': { url: 'https://bot.example.com/hook' },
+  'post /v1/managed/users/{uid}/endpoint/secret/rotate': { overlap_seconds: 86400 },
 };
 
 /** The example request body of an operation, or undefined (multipart uploads have none). */

@@ -37,6 +37,8 @@ const ATTEMPTS: Attempt[] = [
   { route: 'DELETE /v1/messages/{message_id}', expect: [404] },
   { route: 'PATCH /v1/messages/{message_id}/public', body: { public: true }, expect: [404] },
   { route: 'PATCH /v1/messages/{message_id}/subject', body: { subject: 'taken over' }, expect: [404] },
+  { route: 'PATCH /v1/messages/{message_id}/content', body: { content: 'taken over' }, expect: [404] },
+  { route: 'GET /v1/messages/{message_id}/edits', expect: [404] },
   { route: 'PATCH /v1/messages/{message_id}/tags', body: { tags: ['x'] }, expect: [404] },
   { route: 'PATCH /v1/messages/{message_id}/reply_order', body: { reply_order: null }, expect: [404] },
   {
@@ -45,6 +47,7 @@ const ATTEMPTS: Attempt[] = [
     expect: [404],
   },
   { route: 'POST /v1/messages/{message_id}/read', body: {}, expect: [404] },
+  { route: 'POST /v1/messages/{message_id}/thread/read', expect: [404] },
   { route: 'PUT /v1/messages/{message_id}/bookmark', expect: [404] },
   { route: 'DELETE /v1/messages/{message_id}/bookmark', expect: [404] },
   { route: 'PUT /v1/messages/{message_id}/reactions/{reaction}', expect: [404] },
@@ -74,6 +77,15 @@ const ATTEMPTS: Attempt[] = [
   { route: 'PATCH /v1/admin/users/{uid}', body: { scopes: ['admin'] }, expect: [403] },
   { route: 'GET /v1/files/{file_id}', expect: [404] },
   { route: 'GET /v1/managed/users/{uid}/deliveries', expect: [403, 404] },
+  { route: 'POST /v1/managed/users/{uid}/deliveries/{webhook_id}/redeliver', expect: [403, 404] },
+  { route: 'POST /v1/managed/users/{uid}/endpoint/secret/rotate', body: {}, expect: [403, 404] },
+  { route: 'PATCH /v1/managed/users/{uid}', body: { display_name: 'taken over' }, expect: [403, 404] },
+  { route: 'POST /v1/managed/users/{uid}/deactivate', expect: [403, 404] },
+  { route: 'POST /v1/managed/users/{uid}/reactivate', expect: [403, 404] },
+  { route: 'DELETE /v1/managed/users/{uid}', expect: [403, 404] },
+  { route: 'GET /v1/managed/users/{uid}/managers', expect: [403, 404] },
+  { route: 'POST /v1/managed/users/{uid}/managers', body: { uid: '{stranger}' }, expect: [403, 404] },
+  { route: 'DELETE /v1/managed/users/{uid}/managers/{manager_uid}', expect: [403, 404] },
 ];
 
 /**
@@ -113,9 +125,12 @@ beforeAll(async () => {
     subject_uid: bot.uid,
     file_id: ((await file.json()) as { file_id: string }).file_id,
     owner: owner.uid,
+    manager_uid: owner.uid,
     stranger: stranger.uid,
     other: other.uid,
     reaction: encodeURIComponent('👍'),
+    // The stranger is refused as a non-manager before any delivery is looked up.
+    webhook_id: 'msg_0badc0de0badc0de0badc0de0badc0de_0badc0de',
   });
 });
 
@@ -144,11 +159,11 @@ describe('object-level authorization', () => {
     'when a stranger calls $route on objects that are not theirs, then it is refused',
     async (attempt) => {
       const [method, template] = attempt.route.split(' ') as [string, string];
-      // {uid}: a channel member for the channel route, the owner's bot for the delivery log, the
+      // {uid}: a channel member for the channel route, the owner's bot for the managed routes, the
       // owner for the admin route.
       const uid = template.includes('channels')
         ? ids.other!
-        : template.includes('deliveries')
+        : template.includes('/managed/users/')
           ? ids.subject_uid!
           : ids.owner!;
       const body =
@@ -192,6 +207,19 @@ describe('object-level authorization', () => {
     expect(JSON.stringify(links.body)).not.toContain(ids.message_id_to!);
     const me = await api.request<{ scopes: string[] }>('GET', '/v1/users/me', { token: stranger.token });
     expect(me.body.scopes).not.toContain('admin');
+    const bots = await api.request<{
+      users: { uid: string; display_name: string | null; deactivated_at: unknown }[];
+    }>('GET', '/v1/managed/users', { token: owner.token });
+    expect(bots.body.users.find((u) => u.uid === ids.subject_uid)).toMatchObject({
+      display_name: null,
+      deactivated_at: null,
+    });
+    const managers = await api.request<{ managers: { uid: string }[] }>(
+      'GET',
+      `/v1/managed/users/${ids.subject_uid}/managers`,
+      { token: owner.token },
+    );
+    expect(managers.body.managers.map((m) => m.uid)).toEqual([ids.owner]);
   });
 });
 

@@ -43,7 +43,7 @@ type GqlResponse<T> = ApiResponse<{ data: T | null; errors?: GqlError[] }>;
 
 const TOKEN = 'access_token token_type expires_in expires_at';
 const USER =
-  'uid user_tag display_name bio is_managed is_bot has_api_access created_at bot { modalities integrations versions context_origin_id }';
+  'uid user_tag display_name bio is_managed is_bot has_api_access created_at deactivated_at bot { modalities integrations versions context_origin_id }';
 const ME = `${USER} scopes contacts { kind value verified_at }`;
 const SESSION =
   'session_id uid user_tag permissions created_at expires_at device_id acting_as { manager_uid }';

@@ -59,6 +59,13 @@ const ROUTES = [
   'GET /v1/users/search',
   'POST /v1/managed/users',
   'GET /v1/managed/users',
+  'PATCH /v1/managed/users/{uid}',
+  'POST /v1/managed/users/{uid}/deactivate',
+  'POST /v1/managed/users/{uid}/reactivate',
+  'DELETE /v1/managed/users/{uid}',
+  'GET /v1/managed/users/{uid}/managers',
+  'POST /v1/managed/users/{uid}/managers',
+  'DELETE /v1/managed/users/{uid}/managers/{manager_uid}',
   // admin/admin.rest.ts
   'PATCH /v1/admin/users/{uid}',
   // messages/messages.rest.ts
@@ -70,6 +77,8 @@ const ROUTES = [
   'PATCH /v1/messages/{message_id}/public',
   'PATCH /v1/messages/public/batch',
   'PATCH /v1/messages/{message_id}/subject',
+  'PATCH /v1/messages/{message_id}/content',
+  'GET /v1/messages/{message_id}/edits',
   'GET /v1/messages/tags',
   'PATCH /v1/messages/{message_id}/tags',
   'PATCH /v1/messages/tags/batch',
@@ -111,6 +120,8 @@ const ROUTES = [
   'GET /v1/messages/{message_id}/tree-ids',
   'GET /v1/messages/{message_id}/thread',
   'GET /v1/messages/conversation/{uid}',
+  'GET /v1/messages/unread',
+  'POST /v1/messages/{message_id}/thread/read',
   // search, similar, export, models, metrics
   'GET /v1/messages/search',
   'GET /v1/messages/similar/{message_id}',
@@ -138,6 +149,8 @@ const ROUTES = [
   'POST /v1/auth/email-code/login',
   // webhooks/webhooks.rest.ts
   'GET /v1/managed/users/{uid}/deliveries',
+  'POST /v1/managed/users/{uid}/deliveries/{webhook_id}/redeliver',
+  'POST /v1/managed/users/{uid}/endpoint/secret/rotate',
 ];
 
 /** Sample values for path parameters, so that each listed route can be called. */
@@ -147,10 +160,12 @@ const SAMPLE_PARAMS: Record<string, string> = {
   subject_uid: '0badc0de',
   user_tag: 'nobody-here',
   uid: '0badc0de',
+  manager_uid: '0badc0de',
   message_id: '0badc0de',
   message_id_from: '0badc0de',
   message_id_to: '0badc0df',
   channel_id: '0badc0de',
+  webhook_id: 'msg_0badc0de0badc0de0badc0de0badc0de_0badc0de',
 };
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];

@@ -3,12 +3,13 @@
 // folder, the way a deployment runs them. A socket on A hears posts made on B; a replay from A
 // after posts on B is exact; a logout, password change or scope change on one instance ends what
 // the other had cached at once; a file uploaded on A downloads from B; and killing B with SIGKILL in
-// the middle of a load alternating between them loses no acknowledged message and no event.
+// the middle of a load alternating between them loses no acknowledged message, no event and no
+// webhook delivery.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { grant, registerWriter, type TestUser } from '../support/factories.js';
+import { createManaged, grant, registerWriter, type TestUser } from '../support/factories.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startSlowLink, type SlowLink } from '../support/slow-link.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
@@ -21,6 +22,8 @@ import {
 } from '../support/test-server.js';
 import { closeAllSockets, openSocket, type Frame, type TestSocket } from '../support/ws-client.js';
 import { download, upload } from '../files/file-helpers.js';
+import { botWithEndpoint } from '../webhooks/webhook-helpers.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 // Two service starts on a loaded 2-core machine.
 jest.setTimeout(600_000);
@@ -29,6 +32,7 @@ const root = mkdtempSync(path.join(os.tmpdir(), 'skein-multi-'));
 const filesDir = path.join(root, 'shared-files');
 let redis: RedisServer;
 let slowLink: SlowLink | undefined;
+let receiver: WebhookReceiver | undefined;
 const instances: Record<'a' | 'b' | 'c', { process: ServiceProcess; api: TestServer } | undefined> = {
   a: undefined,
   b: undefined,
@@ -71,6 +75,8 @@ async function startInstance(name: 'a' | 'b' | 'c', redisUrl = redis.url): Promi
     SKEIN_RATE_LIMIT_AUTH_PER_MIN: '100000',
     SKEIN_RATE_LIMIT_POSTS_PER_MIN: '100000',
     SKEIN_RATE_LIMIT_ACTIONS_PER_MIN: '100000',
+    // The webhook receiver listens on 127.0.0.1.
+    SKEIN_WEBHOOK_ALLOW_PRIVATE: 'true',
     LOG_LEVEL: 'silent',
   });
   const api = processApi(process.url);
@@ -102,6 +108,7 @@ afterAll(async () => {
     await instance.process.exited;
   }
   await slowLink?.close();
+  await receiver?.close();
   await redis?.stop();
   rmSync(root, { recursive: true, force: true });
 });
@@ -205,6 +212,23 @@ describe('two instances on one Neo4j and one Redis', () => {
     expect((await c.request('GET', '/v1/auth/session', { token: user.token })).status).toBe(401);
   });
 
+  it('when a bot is deactivated on A, then B refuses its delegated session at once although B had just accepted it', async () => {
+    const manager = await registerWriter(a);
+    const bot = await createManaged(a, manager.token, { is_bot: true });
+    const delegated = await b.request<{ access_token: string }>('POST', '/v1/managed/auth/delegate', {
+      token: manager.token,
+      body: { managed_uid: bot.uid },
+    });
+    expect(delegated.status).toBe(200);
+    const token = delegated.body.access_token;
+    expect((await b.request('GET', '/v1/auth/session', { token })).status).toBe(200);
+    const deactivated = await a.request('POST', `/v1/managed/users/${bot.uid}/deactivate`, {
+      token: manager.token,
+    });
+    expect(deactivated.status).toBe(200);
+    expect((await b.request('GET', '/v1/auth/session', { token })).status).toBe(401);
+  });
+
   it('when a file is uploaded on A, then it downloads from B (a shared SKEIN_FILES_DIR)', async () => {
     const owner = await registerWriter(a);
     const uploaded = await upload(a, owner.token, 'shared bytes', { filename: 'shared.txt' });
@@ -214,8 +238,12 @@ describe('two instances on one Neo4j and one Redis', () => {
     expect(fetched.bytes.toString()).toBe('shared bytes');
   });
 
-  it('when B is killed with SIGKILL under a load alternating A and B, then no acknowledged message and no event is lost', async () => {
+  it('when B is killed with SIGKILL under a load alternating A and B, then no acknowledged message, no event and no webhook is lost', async () => {
     const [author, reader] = await Promise.all([registerWriter(a), registerWriter(a)]);
+    // Every post also goes to a bot whose endpoint is a local receiver: both instances' dispatchers
+    // send, and what B had claimed when it died is sent by A once B's lease runs out (60 s).
+    receiver = await startWebhookReceiver();
+    const bot = await botWithEndpoint(b, author, receiver);
     const { cursor } = await connect(a, reader);
     const acknowledged: string[] = [];
     let stop = false;
@@ -225,7 +253,7 @@ describe('two instances on one Neo4j and one Redis', () => {
         try {
           const res = await api.request<{ ok: boolean; message: { id: string } }[]>('POST', '/v1/messages', {
             token: author.token,
-            body: { content: `load ${worker}.${i}`, recipients: [reader.tag] },
+            body: { content: `load ${worker}.${i}`, recipients: [reader.tag, `uid:${bot.uid}`] },
           });
           if (res.status === 200 && res.body[0]?.ok) acknowledged.push(res.body[0].message.id);
         } catch {
@@ -269,5 +297,22 @@ describe('two instances on one Neo4j and one Redis', () => {
     }
     expect(acknowledged.filter((id) => !seen.includes(id))).toEqual([]);
     expect(seen.length).toBe(new Set(seen).size);
+
+    // Every acknowledged post reaches the bot's endpoint, at least once, signed; a delivery sent
+    // twice (B sent it, died before recording it, A sent it again) keeps its webhook-id.
+    const webhookIdsOf = new Map<string, Set<string>>();
+    const delivered = (received: WebhookReceiver['received']) => {
+      webhookIdsOf.clear();
+      for (const r of received) {
+        const event = JSON.parse(r.body) as { type: string; content: { messages: { id: string }[] } };
+        if (event.type !== 'sent') continue;
+        const id = event.content.messages[0]!.id;
+        webhookIdsOf.set(id, (webhookIdsOf.get(id) ?? new Set()).add(r.webhookId));
+      }
+      return acknowledged.every((id) => webhookIdsOf.has(id));
+    };
+    await receiver.waitFor(delivered, 150_000, 'a webhook for every acknowledged post');
+    expect(receiver.received.every((r) => r.verified)).toBe(true);
+    expect([...webhookIdsOf.values()].filter((ids) => ids.size > 1)).toEqual([]);
   });
 });

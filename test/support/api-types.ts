@@ -13,6 +13,7 @@ export const USER_FIELDS = [
   'bio',
   'bot',
   'created_at',
+  'deactivated_at',
   'display_name',
   'has_api_access',
   'is_bot',

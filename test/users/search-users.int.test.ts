@@ -285,7 +285,7 @@ describe('GET /v1/users/search: validation and authentication', () => {
 describe('searchUsers (GraphQL)', () => {
   const SEARCH = `query ($q: String!, $limit: Int) {
     searchUsers(q: $q, limit: $limit) {
-      uid user_tag display_name bio is_managed is_bot has_api_access created_at
+      uid user_tag display_name bio is_managed is_bot has_api_access created_at deactivated_at
       bot { modalities integrations versions context_origin_id }
     }
   }`;

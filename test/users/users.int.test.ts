@@ -90,6 +90,7 @@ describe('GET /v1/users/me', () => {
       is_bot: false,
       has_api_access: false,
       created_at: expect.stringMatching(TIMESTAMP),
+      deactivated_at: null,
       bot: null,
       scopes: ['messages.read'],
       contacts: [{ kind: 'email', value: email, verified_at: null }],
@@ -312,6 +313,7 @@ describe('GET /v1/users/by-tag/{user_tag}', () => {
       is_bot: false,
       has_api_access: false,
       created_at: expect.stringMatching(TIMESTAMP),
+      deactivated_at: null,
       bot: null,
     });
   });
@@ -394,6 +396,7 @@ describe('POST /v1/managed/users', () => {
       is_bot: false,
       has_api_access: false,
       created_at: expect.stringMatching(TIMESTAMP),
+      deactivated_at: null,
       bot: null,
     });
     expect(res.body.uid).not.toBe(manager.uid);

@@ -16,6 +16,12 @@ export async function delegateSession(
 ): Promise<MintedSession> {
   const subject = await repo.findManagedSubject(ctx.db, manager.uid, subjectUid);
   if (!subject) throw new AppError('not_manager', 'You do not manage that user.');
+  if (!subject.active) {
+    throw new AppError(
+      'account_disabled',
+      'That user is deactivated; a manager reactivates it with POST /v1/managed/users/{uid}/reactivate.',
+    );
+  }
   return mintSession(ctx, {
     delegatedFrom: await delegationOf(ctx, manager),
     uid: subject.uid,

@@ -15,6 +15,8 @@ export interface PrincipalRecord {
   is_managed: boolean;
   scopes: Scope[];
   has_api_access: boolean;
+  /** False while a manager has this managed user deactivated, or deleted it: no credential works. */
+  active: boolean;
 }
 
 export interface SessionRecord {

@@ -276,7 +276,9 @@ export function mountIdentityRoutes(routes: RouteTable, ctx: AppContext): void {
     auth: 'required',
     params: schemas.SubjectParam,
     response: schemas.TokenResponse,
-    errors: { 403: 'You do not manage that user.' },
+    errors: {
+      403: 'You do not manage that user (`not_manager`), or it is deactivated (`account_disabled`).',
+    },
     handler: async ({ caller, params, cookies }) => {
       const delegated = await delegateSession(ctx, caller, params.subject_uid);
       if (caller.sessionToken) cookies.setManagerBackup(caller.sessionToken, ctx.config.sessionTtlSeconds);
@@ -314,7 +316,9 @@ export function mountIdentityRoutes(routes: RouteTable, ctx: AppContext): void {
     rateLimit: authLimit,
     body: schemas.DelegateInput,
     response: schemas.TokenResponse,
-    errors: { 403: 'You do not manage that user.' },
+    errors: {
+      403: 'You do not manage that user (`not_manager`), or it is deactivated (`account_disabled`).',
+    },
     handler: async ({ caller, body }) =>
       toTokenResponse(await delegateSession(ctx, caller, body.managed_uid)),
   });

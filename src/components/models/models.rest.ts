@@ -19,7 +19,8 @@ export function mountModelRoutes(routes: RouteTable, ctx: AppContext): void {
       "its bot, in the bot's order of versions. `created` is the bot account's creation time in unix " +
       "seconds (versions share it); `owned_by` is the user_tag of the bot's first manager (the oldest " +
       "manages edge), or the bot's own tag when nobody manages it. Bots are ordered by user_tag, " +
-      'case-insensitively. The list is not paginated. Needs `messages.read`.',
+      'case-insensitively. Deactivated and deleted bots are left out. The list is not paginated. Needs ' +
+      '`messages.read`.',
     auth: 'required',
     response: ModelList,
     errors: { 403: 'messages.read missing.' },

@@ -4,13 +4,13 @@ import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { getMe } from './read-users.js';
 import { setUserFields } from './users-repository.js';
-import type { MeOutput, ProfileUpdateInput } from './users.schemas.js';
+import type { ManagedUserUpdateInput, MeOutput, ProfileUpdateInput } from './users.schemas.js';
 
-export async function updateProfile(
-  ctx: AppContext,
-  caller: Caller,
-  input: ProfileUpdateInput,
-): Promise<MeOutput> {
+/**
+ * The stored fields a profile edit changes: only those sent. One mapping for the caller's own edit
+ * and a manager's edit of a managed user (update-managed-user.ts).
+ */
+export function profileChanges(input: ProfileUpdateInput | ManagedUserUpdateInput): Record<string, unknown> {
   const changes: Record<string, unknown> = {};
   if (input.display_name !== undefined) changes.display_name = input.display_name;
   if (input.bio !== undefined) changes.bio = input.bio;
@@ -19,8 +19,19 @@ export async function updateProfile(
   if (input.bot?.integrations !== undefined) changes.bot_integrations = input.bot.integrations;
   if (input.bot?.versions !== undefined) changes.bot_versions = input.bot.versions;
   const origin =
-    input.context_origin_id !== undefined ? input.context_origin_id : input.bot?.context_origin_id;
+    'context_origin_id' in input && input.context_origin_id !== undefined
+      ? input.context_origin_id
+      : input.bot?.context_origin_id;
   if (origin !== undefined) changes.context_origin_id = origin;
+  return changes;
+}
+
+export async function updateProfile(
+  ctx: AppContext,
+  caller: Caller,
+  input: ProfileUpdateInput,
+): Promise<MeOutput> {
+  const changes = profileChanges(input);
   if (Object.keys(changes).length > 0 && !(await setUserFields(ctx.db, caller.uid, changes))) {
     throw new AppError('user_not_found', 'No such user.');
   }

@@ -12,6 +12,10 @@ export interface UserRecord {
   has_api_access: boolean;
   scopes: Scope[];
   created_at: string;
+  /** Set while a manager has the managed user deactivated, and on a deleted one. */
+  deactivated_at: string | null;
+  /** Set on a deleted managed user: a tombstone its messages still point to. */
+  deleted_at: string | null;
   bot_modalities: string[] | null;
   bot_integrations: string[] | null;
   bot_versions: string[] | null;
@@ -31,6 +35,8 @@ export function toUserRecord(row: unknown): UserRecord {
     has_api_access: Boolean(u.has_api_access),
     scopes: (u.scopes as Scope[] | null) ?? [],
     created_at: u.created_at as string,
+    deactivated_at: (u.deactivated_at as string | null) ?? null,
+    deleted_at: (u.deleted_at as string | null) ?? null,
     bot_modalities: (u.bot_modalities as string[] | null) ?? null,
     bot_integrations: (u.bot_integrations as string[] | null) ?? null,
     bot_versions: (u.bot_versions as string[] | null) ?? null,
@@ -48,6 +54,7 @@ export function toUserOutput(user: UserRecord): UserOutput {
     is_bot: user.is_bot,
     has_api_access: user.has_api_access,
     created_at: user.created_at,
+    deactivated_at: user.deactivated_at,
     bot: user.is_bot
       ? {
           modalities: user.bot_modalities ?? [],

@@ -118,3 +118,109 @@ export async function listManagedUsers(db: Database, managerUid: string): Promis
   const rows = await db.read('users/list-managed-users', { manager_uid: managerUid });
   return rows.map((row) => toUserRecord(row.user));
 }
+
+const now = () => new Date().toISOString();
+
+/**
+ * Writes the given stored fields of a managed user that `managerUid` manages (and that is not
+ * deleted); null when it does not manage it.
+ */
+export async function updateManagedUser(
+  db: Database,
+  managerUid: string,
+  uid: string,
+  changes: Record<string, unknown>,
+): Promise<UserRecord | null> {
+  const rows = await db.write('users/update-managed-user', { manager_uid: managerUid, uid, changes });
+  return rows[0] ? toUserRecord(rows[0].user) : null;
+}
+
+/**
+ * Deactivates (ending its sessions and pending webhook deliveries) or reactivates a managed user that
+ * `managerUid` manages; null when it does not manage it.
+ */
+export async function setManagedUserActive(
+  db: Database,
+  managerUid: string,
+  uid: string,
+  active: boolean,
+): Promise<UserRecord | null> {
+  const rows = await db.write('users/set-managed-user-active', {
+    manager_uid: managerUid,
+    uid,
+    active,
+    now: now(),
+  });
+  return rows[0] ? toUserRecord(rows[0].user) : null;
+}
+
+/** Turns a managed user that `managerUid` manages into a tombstone; false when it does not manage it. */
+export async function deleteManagedUser(db: Database, managerUid: string, uid: string): Promise<boolean> {
+  const rows = await db.write('users/delete-managed-user', { manager_uid: managerUid, uid, now: now() });
+  return rows.length > 0;
+}
+
+export interface ManagerRecord {
+  uid: string;
+  user_tag: string;
+  display_name: string | null;
+  since: string;
+}
+
+export interface ManagersState {
+  /** Whether the user named as the change's target manages the managed user now. */
+  target_manages: boolean;
+  manager_count: number;
+}
+
+/**
+ * Locks a managed user's managers for this transaction and reads them; null when `callerUid` does
+ * not manage it (or it is deleted).
+ */
+export async function lockManagers(
+  tx: Tx,
+  callerUid: string,
+  uid: string,
+  targetUid: string,
+): Promise<ManagersState | null> {
+  const [row] = await tx.run('users/lock-managers', {
+    caller_uid: callerUid,
+    uid,
+    target_uid: targetUid,
+    now: now(),
+  });
+  return row
+    ? { target_manages: row.target_manages === true, manager_count: row.manager_count as number }
+    : null;
+}
+
+/** Makes a regular user a manager; false when that user is unknown or itself managed. */
+export async function addManager(
+  tx: Tx,
+  callerUid: string,
+  uid: string,
+  newManagerUid: string,
+): Promise<boolean> {
+  const rows = await tx.run('users/add-manager', {
+    caller_uid: callerUid,
+    uid,
+    new_manager_uid: newManagerUid,
+    now: now(),
+  });
+  return rows.length > 0;
+}
+
+export async function removeManager(tx: Tx, uid: string, managerUid: string): Promise<boolean> {
+  const [row] = await tx.run('users/remove-manager', { uid, manager_uid: managerUid });
+  return (row?.removed as number | undefined) === 1;
+}
+
+/** The managers of a managed user, oldest first; empty when it is unknown or deleted. */
+export async function listManagers(source: Database | Tx, uid: string): Promise<ManagerRecord[]> {
+  const params = { uid };
+  const rows =
+    'write' in source
+      ? await source.read('users/list-managers', params)
+      : await source.run('users/list-managers', params);
+  return rows as unknown as ManagerRecord[];
+}

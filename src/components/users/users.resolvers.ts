@@ -1,12 +1,16 @@
 // GraphQL fields of the users and admin areas; each calls the same use case as its REST route.
 import type { IResolvers } from '@graphql-tools/utils';
 import type { GraphQLContext } from '../../platform/graphql/graphql-context.js';
-import { args, callerOf } from '../../platform/graphql/resolver-helpers.js';
+import { args, callerOf, withoutNulls } from '../../platform/graphql/resolver-helpers.js';
 import { AdminUserUpdateInput } from '../admin/admin.schemas.js';
 import { updateUserGrants } from '../admin/administer-users.js';
+import { deactivateManagedUser, reactivateManagedUser } from './deactivate-managed-user.js';
+import { deleteManagedUser } from './delete-managed-user.js';
+import { addManager, listManagers, removeManager } from './manage-managers.js';
 import { createManagedUser, listManagedUsers } from './manage-users.js';
 import { getMe, getUserByTag } from './read-users.js';
 import { searchUsers } from './search-users.js';
+import { updateManagedUser } from './update-managed-user.js';
 import { updateProfile } from './update-profile.js';
 import * as schemas from './users.schemas.js';
 
@@ -27,12 +31,40 @@ export const usersResolvers: IResolvers<unknown, GraphQLContext> = {
     },
     managedUsers: async (_: unknown, __: Args, context: GraphQLContext) =>
       (await listManagedUsers(context.app, callerOf(context))).users,
+    managedUserManagers: async (_: unknown, raw: Args, context: GraphQLContext) =>
+      (await listManagers(context.app, callerOf(context), args(schemas.UidParam, raw).uid)).managers,
   },
   Mutation: {
     updateProfile: (_: unknown, { input }: Args, context: GraphQLContext) =>
       updateProfile(context.app, callerOf(context), args(schemas.ProfileUpdateInput, input)),
     createManagedUser: (_: unknown, { input }: Args, context: GraphQLContext) =>
       createManagedUser(context.app, callerOf(context), args(schemas.ManagedUserCreateInput, input)),
+    updateManagedUser: (_: unknown, { uid, input }: Args, context: GraphQLContext) =>
+      updateManagedUser(
+        context.app,
+        callerOf(context),
+        args(schemas.UidParam, { uid }).uid,
+        args(schemas.ManagedUserUpdateInput, input),
+      ),
+    deactivateManagedUser: (_: unknown, raw: Args, context: GraphQLContext) =>
+      deactivateManagedUser(context.app, callerOf(context), args(schemas.UidParam, raw).uid),
+    reactivateManagedUser: (_: unknown, raw: Args, context: GraphQLContext) =>
+      reactivateManagedUser(context.app, callerOf(context), args(schemas.UidParam, raw).uid),
+    deleteManagedUser: (_: unknown, raw: Args, context: GraphQLContext) =>
+      deleteManagedUser(context.app, callerOf(context), args(schemas.UidParam, raw).uid),
+    addManagedUserManager: async (_: unknown, { uid, input }: Args, context: GraphQLContext) =>
+      (
+        await addManager(
+          context.app,
+          callerOf(context),
+          args(schemas.UidParam, { uid }).uid,
+          args(schemas.ManagerAddInput, withoutNulls(input)),
+        )
+      ).managers,
+    removeManagedUserManager: async (_: unknown, raw: Args, context: GraphQLContext) => {
+      const { uid, manager_uid } = args(schemas.ManagerParam, raw);
+      return (await removeManager(context.app, callerOf(context), uid, manager_uid)).managers;
+    },
     adminUpdateUser: (_: unknown, { uid, input }: Args, context: GraphQLContext) =>
       updateUserGrants(
         context.app,

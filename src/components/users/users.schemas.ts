@@ -1,5 +1,5 @@
 // Shapes of user input and output (they validate requests and feed the OpenAPI document).
-import { z } from '../../platform/openapi.js';
+import { eachRequired, z } from '../../platform/openapi.js';
 import { SCOPES } from '../../platform/auth/scopes.js';
 import { queryInteger } from '../../platform/query-integer.js';
 
@@ -14,6 +14,9 @@ export const UserTag = z
   );
 
 const Label = z.string().trim().min(1).max(64);
+
+/** A display name, as created (POST /v1/managed/users) and as edited. */
+const DisplayName = z.string().trim().min(1).max(100);
 
 export const BotMetadata = z
   .object({
@@ -42,6 +45,15 @@ export const UserOutput = z
     is_bot: z.boolean(),
     has_api_access: z.boolean(),
     created_at: z.string(),
+    deactivated_at: z
+      .string()
+      .nullable()
+      .openapi({
+        description:
+          'When a manager deactivated this managed user (or deleted it: a deleted one keeps its uid and tag ' +
+          'so that its messages stay attributed); null while it is active. A deactivated user has no API ' +
+          'access: its keys and sessions fail with 401.',
+      }),
     // A union rather than .nullable(): zod-to-openapi would mark the shared BotMetadata component
     // itself nullable, and the create inputs that reuse it would then document a null they refuse.
     bot: z.union([BotMetadata, z.null()]),
@@ -71,12 +83,20 @@ const BotMetadataPatch = z
   })
   .strict();
 
+/**
+ * The editable profile: one rule for the caller's own edit (POST /v1/users/profile) and a manager's
+ * edit of a managed user (PATCH /v1/managed/users/{uid}). Only the fields sent change.
+ */
+const ProfileFields = {
+  display_name: DisplayName.nullable().optional(),
+  bio: z.string().max(2000).nullable().optional(),
+  is_bot: z.boolean().optional(),
+  bot: BotMetadataPatch.optional(),
+};
+
 export const ProfileUpdateInput = z
   .object({
-    display_name: z.string().trim().min(1).max(100).nullable().optional(),
-    bio: z.string().max(2000).nullable().optional(),
-    is_bot: z.boolean().optional(),
-    bot: BotMetadataPatch.optional(),
+    ...ProfileFields,
     context_origin_id: z
       .string()
       .regex(/^[0-9a-f]{8}$/)
@@ -94,7 +114,7 @@ export type ProfileUpdateInput = z.infer<typeof ProfileUpdateInput>;
 export const ManagedUserCreateInput = z
   .object({
     user_tag: UserTag,
-    display_name: z.string().trim().min(1).max(100).optional(),
+    display_name: DisplayName.optional(),
     is_bot: z.boolean().default(false),
     bot: BotMetadata.optional(),
   })
@@ -103,6 +123,53 @@ export const ManagedUserCreateInput = z
 export type ManagedUserCreateInput = z.infer<typeof ManagedUserCreateInput>;
 
 export const UserList = z.object({ users: z.array(UserOutput) }).openapi('UserList');
+
+export const ManagedUserUpdateInput = z
+  .object(ProfileFields)
+  .strict()
+  .openapi('ManagedUserUpdateInput', {
+    description:
+      'Only the fields sent change, with the rules of POST /v1/users/profile; `bot` metadata applies when ' +
+      '`is_bot` is true.',
+  });
+export type ManagedUserUpdateInput = z.infer<typeof ManagedUserUpdateInput>;
+
+export const ManagedUserDeleted = z
+  .object({ uid: z.string(), deleted: z.literal(true) })
+  .openapi('ManagedUserDeleteResponse');
+
+export const Manager = z
+  .object({
+    uid: z.string(),
+    user_tag: z.string(),
+    display_name: z.string().nullable(),
+    since: z.string().openapi({ description: 'When this user became a manager.' }),
+  })
+  .openapi('Manager');
+export type Manager = z.infer<typeof Manager>;
+
+export const ManagerList = z
+  .object({ managers: z.array(Manager).openapi({ description: 'Oldest manager first.' }) })
+  .openapi('ManagerList');
+
+export const ManagerAddInput = z
+  .object({
+    user_tag: z
+      .string()
+      .transform((tag) => tag.replace(/^@/, ''))
+      .pipe(UserTag)
+      .optional()
+      // The pipe hides the rule from zod-to-openapi; this states it, with the optional leading @.
+      .openapi({ type: 'string', pattern: '^@?[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$', example: 'bob' }),
+    uid: Uid.optional(),
+  })
+  .strict()
+  .refine((m) => (m.user_tag === undefined) !== (m.uid === undefined), 'give exactly one of user_tag or uid')
+  .openapi('ManagerAddRequest', {
+    description: 'The new manager: exactly one of `user_tag` or `uid` (422 for both or neither).',
+    oneOf: eachRequired('user_tag', 'uid'),
+  });
+export type ManagerAddInput = z.infer<typeof ManagerAddInput>;
 
 export const UserTagParam = z.object({
   user_tag: z
@@ -113,6 +180,7 @@ export const UserTagParam = z.object({
     .openapi({ type: 'string', pattern: '^@?[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$', example: 'ada' }),
 });
 export const UidParam = z.object({ uid: Uid });
+export const ManagerParam = z.object({ uid: Uid, manager_uid: Uid });
 
 export const USER_SEARCH_MAX_CHARS = 64;
 export const USER_SEARCH_MAX_LIMIT = 50;
