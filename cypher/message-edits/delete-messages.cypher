@@ -1,8 +1,9 @@
 // Deletes the messages of $ids, already authorized in this transaction, with every edge they have
-// (authorship, replies, stitches, receivers, bookmarks, reactions, inclusions, attachments). A reply
-// child that survives becomes the root of its own thread: its parent_id is cleared and it and every
-// descendant reached without passing through a deleted message get its id as root_id. The
-// re-rooting deliberately ignores visibility: it is the structure of threads others may see.
+// (authorship, replies, stitches, receivers, bookmarks, reactions, inclusions, attachments) and its
+// previous versions (content edits; nothing else points to them). A reply child that survives
+// becomes the root of its own thread: its parent_id is cleared and it and every descendant reached
+// without passing through a deleted message get its id as root_id. The re-rooting deliberately
+// ignores visibility: it is the structure of threads others may see.
 CALL () {
   UNWIND $ids AS gone_id
   MATCH (:Message {id: gone_id})-[:REPLY]->(orphan:Message)
@@ -18,6 +19,10 @@ CALL () {
   UNWIND $ids AS gone_id
   MATCH (m:Message {id: gone_id})
   WHERE {{can_see(m)}}
+  CALL (m) {
+    MATCH (m)-[:PREVIOUS_VERSION]->(version:MessageVersion)
+    DETACH DELETE version
+  }
   DETACH DELETE m
   RETURN count(*) AS deleted
 }

@@ -19,7 +19,7 @@ MATCH (m:Message {id: wanted})
 WHERE {{can_see(m)}}
 MATCH (author:User {uid: m.author_uid})
 RETURN m {.id, .content, .subject, .public, .tags, .reply_order, .default_outgoing, .import_info_json,
-          created_ms: m.created_at.epochMillis} AS message,
+          created_ms: m.created_at.epochMillis, edited_ms: m.edited_at.epochMillis} AS message,
        author {.uid, .user_tag} AS author,
        COLLECT { MATCH (parent:Message {id: m.parent_id}) WHERE parent.id IN $ids OR {{can_see(parent)}} RETURN parent.id }[0]
          AS parent_id,

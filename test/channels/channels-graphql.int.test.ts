@@ -38,6 +38,7 @@ const MESSAGE_FIELDS = [
   'subject',
   'public',
   'timestamp',
+  'edited_at',
   'parent_id',
   'root_id',
   'tags',

@@ -70,6 +70,7 @@ describe('POST /v1/messages', () => {
       import_info: null,
       is_saved: false,
       reactions: [],
+      edited_at: null,
     });
     expect(m.id).toMatch(/^[0-9a-f]{8}$/);
     expect(m.root_id).toBe(m.id);

@@ -38,7 +38,8 @@ export type MessageChange =
   | 'default_outgoing'
   | 'recipients'
   | 'channels'
-  | 'reactions';
+  | 'reactions'
+  | 'content';
 
 /**
  * One change as a writer records it. Exactly one stream: a user (`uid`) or a channel

@@ -38,6 +38,7 @@ export const MessageChangeOutput = z.enum([
   'recipients',
   'channels',
   'reactions',
+  'content',
 ]);
 
 export const MessageUpdatedEventOutput = z
@@ -53,8 +54,9 @@ export const MessageUpdatedEventOutput = z
   .openapi('MessageUpdatedEvent', {
     description:
       'Sockets and subscriptions only: messages you can see changed (`changes` says what: tags, subject, public, ' +
-      'reply order, default branch, recipients, channels). Sent to their authors, recipients and channel members; ' +
-      'fetch the message for its new state. Your own messages are included when someone else changed them.',
+      'reply order, default branch, recipients, channels, reactions, content). Sent to their authors, recipients ' +
+      'and channel members; fetch the message for its new state. Your own messages are included when someone ' +
+      'else changed them.',
   });
 
 export const MessageDeletedEventOutput = z

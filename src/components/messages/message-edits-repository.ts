@@ -76,6 +76,67 @@ export async function setSubject(tx: Tx, viewerUid: string, id: string, subject:
   return ids.length > 0;
 }
 
+/** Locks a message the viewer can see before its content changes; false when missing or invisible. */
+export async function lockContent(tx: Tx, viewerUid: string, id: string): Promise<boolean> {
+  const rows = await tx.run('message-edits/lock-content', {
+    viewer_uid: viewerUid,
+    id,
+    now: new Date().toISOString(),
+  });
+  return rows.length > 0;
+}
+
+/**
+ * Replaces the content of a locked, authorized message, keeping the replaced one as a version (at
+ * most `keep` of them). False when the content was already this (nothing is written).
+ */
+export async function setContent(
+  tx: Tx,
+  editorUid: string,
+  id: string,
+  content: string,
+  keep: number,
+): Promise<boolean> {
+  const [row] = await tx.run('message-edits/set-content', {
+    id,
+    content,
+    editor_uid: editorUid,
+    keep,
+    now: new Date().toISOString(),
+  });
+  return row?.changed === true;
+}
+
+export interface PreviousVersion {
+  content: string;
+  edited_at: string;
+  edited_by: { uid: string; user_tag: string | null };
+}
+
+/** A visible message's previous versions, oldest first; null when it is missing or invisible. */
+export async function listVersions(
+  db: Database,
+  viewerUid: string | null,
+  id: string,
+): Promise<PreviousVersion[] | null> {
+  const [row] = await db.read('message-edits/list-edits', { viewer_uid: viewerUid, id });
+  if (!row) return null;
+  const versions = row.versions as {
+    content: string;
+    position: number;
+    edited_ms: number;
+    editor_uid: string;
+    editor_tag: string | null;
+  }[];
+  return [...versions]
+    .sort((a, b) => a.position - b.position)
+    .map((v) => ({
+      content: v.content,
+      edited_at: new Date(v.edited_ms).toISOString(),
+      edited_by: { uid: v.editor_uid, user_tag: v.editor_tag ?? null },
+    }));
+}
+
 /** Replaces the tags of the visible messages among `ids`; answers the ids changed. */
 export function setTags(tx: Tx, viewerUid: string, ids: string[], tags: string[]): Promise<string[]> {
   return idsOf(tx.run('message-edits/set-tags', { viewer_uid: viewerUid, ids, tags }));

@@ -1,13 +1,15 @@
 // GraphQL fields of message edits; each calls the same use case as its REST route
 // (message-edits.rest.ts) after validating its arguments with the same zod schemas:
-//   Query    tags, bookmarks(skip, limit)
+//   Query    tags, bookmarks(skip, limit), messageEdits(message_id)
 //   Mutation deleteMessage, deleteMessages, setMessagePublic, setMessagesPublic, setSubject,
-//            setTags, setTagsBatch, setReplyOrder, setDefaultOutgoing, markRead, bookmark, unbookmark
+//            editMessageContent, setTags, setTagsBatch, setReplyOrder, setDefaultOutgoing, markRead,
+//            bookmark, unbookmark
 import type { IResolvers } from '@graphql-tools/utils';
 import type { GraphQLContext } from '../../platform/graphql/graphql-context.js';
-import { args, callerOf } from '../../platform/graphql/resolver-helpers.js';
+import { args, callerOf, limitAccount } from '../../platform/graphql/resolver-helpers.js';
 import { bookmarkMessage, listBookmarks, unbookmarkMessage } from './bookmarks.js';
 import { deleteMessage, deleteMessagesBatch } from './delete-messages.js';
+import { editMessageContent, listMessageEdits } from './edit-content.js';
 import { listTags } from './list-tags.js';
 import { markRead } from './mark-read.js';
 import * as schemas from './message-edits.schemas.js';
@@ -38,6 +40,8 @@ export const messageEditsResolvers: IResolvers<unknown, GraphQLContext> = {
         callerOf(context),
         args(schemas.BookmarksQuery, { skip: given(raw.skip), limit: given(raw.limit) }),
       ),
+    messageEdits: (_: unknown, raw: Args, context: GraphQLContext) =>
+      listMessageEdits(context.app, callerOf(context), messageId(raw)),
   },
   Mutation: {
     deleteMessage: (_: unknown, raw: Args, context: GraphQLContext) =>
@@ -72,6 +76,18 @@ export const messageEditsResolvers: IResolvers<unknown, GraphQLContext> = {
         messageId(raw),
         args(schemas.SubjectBody, { subject: raw.subject }).subject,
       ),
+    editMessageContent: async (_: unknown, raw: Args, context: GraphQLContext) => {
+      const caller = callerOf(context);
+      // The REST route's budget (postsByAccount), spent before the arguments are read, as there.
+      await limitAccount(context, (limits) => limits.postsByAccount);
+      const id = messageId(raw);
+      return editMessageContent(
+        context.app,
+        caller,
+        id,
+        args(schemas.ContentBody, { content: raw.content }).content,
+      );
+    },
     setTags: (_: unknown, raw: Args, context: GraphQLContext) =>
       setMessageTags(
         context.app,

@@ -4,6 +4,8 @@
 //   PATCH  /v1/messages/:message_id/public             public flag, author or manager
 //   PATCH  /v1/messages/public/batch                   public flag on several
 //   PATCH  /v1/messages/:message_id/subject            add a subject once, author or manager
+//   PATCH  /v1/messages/:message_id/content            replace the content (history kept), author or manager
+//   GET    /v1/messages/:message_id/edits              previous contents, oldest first, for any viewer
 //   GET    /v1/messages/tags                           distinct tags of the visible messages
 //   PATCH  /v1/messages/:message_id/tags               replace tags, anyone who can see it
 //   PATCH  /v1/messages/tags/batch                     replace tags on several
@@ -19,10 +21,11 @@ import type { AppContext } from '../../platform/context.js';
 import type { RouteTable } from '../../platform/http/route-table.js';
 import { bookmarkMessage, listBookmarks, unbookmarkMessage } from './bookmarks.js';
 import { deleteMessage, deleteMessagesBatch } from './delete-messages.js';
+import { editMessageContent, listMessageEdits } from './edit-content.js';
 import { listTags } from './list-tags.js';
 import { markRead } from './mark-read.js';
 import * as schemas from './message-edits.schemas.js';
-import { MessageIdParam, MessageOutput, PaginatedMessages } from './messages.schemas.js';
+import { MAX_CONTENT_CHARS, MessageIdParam, MessageOutput, PaginatedMessages } from './messages.schemas.js';
 import { setMessageDefaultOutgoing, setMessageReplyOrder } from './set-branching.js';
 import { setMessagePublic, setMessagesPublic } from './set-public.js';
 import { setMessageSubject } from './set-subject.js';
@@ -133,6 +136,49 @@ export function mountMessageEditRoutes(routes: RouteTable, ctx: AppContext): voi
       422: 'The subject is longer than 72 characters, or not a string.',
     },
     handler: ({ caller, params, body }) => setMessageSubject(ctx, caller, params.message_id, body.subject),
+  });
+
+  routes.add({
+    method: 'patch',
+    path: '/v1/messages/:message_id/content',
+    tag: TAG,
+    summary: 'Edit the content of a message',
+    description:
+      `Body \`{content}\` (1–${MAX_CONTENT_CHARS} characters, the rule of posting). Author or manager only. The ` +
+      'content it replaces is kept and listed by GET /v1/messages/{message_id}/edits (the newest ' +
+      `${schemas.MAX_KEPT_VERSIONS}), and \`edited_at\` is set. Content identical to the current one changes ` +
+      'nothing (no history entry, `edited_at` unchanged, no event) and answers the message. A change tells the ' +
+      'message’s audience (author, recipients, channel members) `message.updated` with the change `content` on ' +
+      'sockets and subscriptions. An edit pings nobody: mentions are read when a message is posted. Spends the ' +
+      'account’s posting budget. Needs `messages.write`.' +
+      MANAGER_NOTE,
+    auth: 'required',
+    accountLimit: (limits) => limits.postsByAccount,
+    params: MessageIdParam,
+    body: schemas.ContentBody,
+    response: MessageOutput,
+    errors: {
+      403: AUTHOR_ONLY,
+      404: NOT_FOUND,
+      422: `The content is missing, empty, longer than ${MAX_CONTENT_CHARS} characters, or not a string.`,
+    },
+    handler: ({ caller, params, body }) => editMessageContent(ctx, caller, params.message_id, body.content),
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/v1/messages/:message_id/edits',
+    tag: TAG,
+    summary: 'List the previous contents of a message',
+    description:
+      'The contents a message you can see held before its edits, oldest first, each with when and by whom ' +
+      `it was replaced; at most the newest ${schemas.MAX_KEPT_VERSIONS} (older ones are dropped). Empty when ` +
+      'the message was never edited. Deleting the message deletes them. Needs `messages.read`.',
+    auth: 'required',
+    params: MessageIdParam,
+    response: schemas.MessageEdits,
+    errors: { 403: 'messages.read missing.', 404: NOT_FOUND },
+    handler: ({ caller, params }) => listMessageEdits(ctx, caller, params.message_id),
   });
 
   routes.add({

@@ -1,7 +1,9 @@
-// Shapes of the message edit operations (deletion, public flag, subject, tags, reply order,
-// default outgoing, read state, bookmarks): validation and OpenAPI, shared by REST and GraphQL.
+// Shapes of the message edit operations (deletion, public flag, subject, content and its edit
+// history, tags, reply order, default outgoing, read state, bookmarks): validation and OpenAPI,
+// shared by REST and GraphQL.
 import { z } from '../../platform/openapi.js';
 import {
+  MessageContent,
   MessageId,
   NOT_BLANK_PATTERN,
   QueryBoolean,
@@ -72,6 +74,45 @@ export const SubjectBody = z
   })
   .strict()
   .openapi('UpdateSubjectRequest');
+
+/** The same content rule as posting (MessageContent), so an edit can hold what a post can. */
+export const ContentBody = z.object({ content: MessageContent }).strict().openapi('UpdateContentRequest');
+
+/** How many replaced contents a message keeps; an edit beyond it drops the oldest. */
+export const MAX_KEPT_VERSIONS = 50;
+
+export const MessageEdit = z
+  .object({
+    content: z.string().openapi({ description: 'The content this edit replaced.' }),
+    edited_at: z.string().openapi({ description: 'When the edit that replaced it was made.' }),
+    edited_by: z
+      .object({
+        uid: z.string(),
+        user_tag: z
+          .string()
+          .nullable()
+          .openapi({ description: 'Null only when that account no longer exists.' }),
+      })
+      .openapi({
+        description:
+          'Who made the edit: the author, or one of its managers editing under its own name (acting as the ' +
+          'author, or with a delegated token, the edit is the author’s).',
+      }),
+  })
+  .openapi('MessageEdit');
+export type MessageEdit = z.infer<typeof MessageEdit>;
+
+export const MessageEdits = z
+  .object({
+    message_id: z.string(),
+    edits: z.array(MessageEdit).openapi({
+      description:
+        `The contents the message held before, oldest first, at most the last ${MAX_KEPT_VERSIONS}; empty when ` +
+        'never edited. The current content is the message’s own.',
+    }),
+  })
+  .openapi('MessageEdits');
+export type MessageEdits = z.infer<typeof MessageEdits>;
 
 export const TagsBody = z.object({ tags: TagList }).strict().openapi('UpdateTagsRequest');
 export const BatchTagsBody = z

@@ -11,6 +11,8 @@ interface HydratedMessage {
   subject: string | null;
   public: boolean;
   created_ms: number;
+  /** Null when the content was never edited. */
+  edited_ms: number | null;
   tags: string[] | null;
   reply_order: string[] | null;
   default_outgoing: string | null;
@@ -89,6 +91,7 @@ export function toMessageOutput(row: HydratedRow, visible: Visible, publicUrl: s
     subject: m.subject,
     public: m.public,
     timestamp: isoOf(m.created_ms),
+    edited_at: m.edited_ms === null ? null : isoOf(m.edited_ms),
     author: row.author,
     parent_id: row.parent_id !== null && visible(row.parent_id) ? row.parent_id : null,
     root_id: row.root_id !== null && visible(row.root_id) ? row.root_id : null,

@@ -56,10 +56,13 @@ export const FileRef = z
   .loose()
   .openapi('FileRef', { description: 'File metadata from POST /v1/files/upload; only `file_id` is read.' });
 
+/** A message's content, posted or edited: one rule for both (PATCH /v1/messages/{message_id}/content). */
+export const MessageContent = z.string().min(1).max(MAX_CONTENT_CHARS);
+
 // One shape for both inputs, so the import input is its own flat schema in OpenAPI: extending a
 // registered strict schema would give allOf with two additionalProperties: false, which nothing passes.
 const messageInputShape = {
-  content: z.string().min(1).max(MAX_CONTENT_CHARS),
+  content: MessageContent,
   parent_id: MessageId.nullable().optional(),
   recipients: RecipientList.default([]),
   public: z.boolean().default(false),
@@ -209,6 +212,10 @@ export const MessageOutput = z
     subject: z.string().nullable(),
     public: z.boolean(),
     timestamp: z.string(),
+    edited_at: z.string().nullable().openapi({
+      description:
+        'When the content was last edited (PATCH /v1/messages/{message_id}/content); null when never edited.',
+    }),
     author: Author,
     parent_id: z
       .string()
