@@ -101,6 +101,16 @@ describe('TypeScript SDK: SkeinClient', () => {
     await expect(clientOf(alice).bookmark('00000000')).rejects.toMatchObject({ status: 404 });
   });
 
+  it('when the author edits a message, then editMessage answers it edited and messageEdits lists the old content', async () => {
+    const [alice, bob] = [await registerWriter(api), await registerWriter(api)];
+    const posted = await clientOf(alice).post({ content: 'first words', recipients: [`uid:${bob.uid}`] });
+    const edited = await clientOf(alice).editMessage(posted.id, 'second words');
+    expect(edited).toMatchObject({ id: posted.id, content: 'second words', edited_at: expect.any(String) });
+    const history = await clientOf(bob).messageEdits(posted.id);
+    expect(history.edits.map((e) => e.content)).toEqual(['first words']);
+    await expect(clientOf(bob).editMessage(posted.id, 'not mine')).rejects.toMatchObject({ status: 403 });
+  });
+
   it('when messages addressed to a user arrive, then unreadCounts counts them and markThreadRead clears their thread', async () => {
     const [alice, bob] = [await registerWriter(api), await registerWriter(api)];
     const root = await clientOf(alice).post({ content: 'unread one', recipients: [`uid:${bob.uid}`] });
@@ -204,6 +214,37 @@ describe('TypeScript SDK: verifyWebhook', () => {
   });
   afterAll(async () => {
     await receiver.close();
+  });
+
+  it('when a manager edits, deactivates, reactivates a bot and rotates its secret, then the SDK calls answer as the API does', async () => {
+    const manager = await registerWriter(api);
+    const bot = await botWithEndpoint(api, manager, receiver);
+    const client = clientOf(manager);
+    expect(await client.updateManagedUser(bot.uid, { display_name: 'Renamed by SDK' })).toMatchObject({
+      uid: bot.uid,
+      display_name: 'Renamed by SDK',
+      deactivated_at: null,
+    });
+    expect((await client.setManagedUserActive(bot.uid, false)).deactivated_at).toEqual(expect.any(String));
+    expect((await client.setManagedUserActive(bot.uid, true)).deactivated_at).toBeNull();
+
+    const rotated = await client.rotateEndpointSecret(bot.uid, 0);
+    expect(rotated.secret).toMatch(/^whsec_/);
+    const posted = await messageTo(api, manager, bot, 'signed with the new secret');
+    const deliveries = await receiver.waitFor((all) => all.some((d) => d.body.includes(posted.id)));
+    const received = deliveries.find((d) => d.body.includes(posted.id))!;
+    const headers = {
+      'webhook-id': received.webhookId,
+      'webhook-timestamp': received.timestamp,
+      'webhook-signature': received.signature,
+    };
+    expect(verifyWebhook(rotated.secret, received.body, headers).type).toBe('sent');
+    expect(() => verifyWebhook(receiver.secret!, received.body, headers)).toThrow(WebhookVerificationError);
+    // A delivered delivery is not sent again: the call reaches the route, which refuses it.
+    await expect(client.redeliver(bot.uid, received.webhookId)).rejects.toMatchObject({
+      status: 409,
+      code: 'delivery_not_redeliverable',
+    });
   });
 
   it('when Skein delivers a webhook, then verifyWebhook accepts it and answers the event; an altered one throws', async () => {

@@ -104,6 +104,16 @@ class SkeinClient:
     def get_message(self, message_id: str) -> JSON:
         return self.request("GET", f"/v1/messages/{message_id}")
 
+    def edit_message(self, message_id: str, content: str) -> JSON:
+        """PATCH /v1/messages/{message_id}/content: the author (or its manager) edits the content;
+        answers the MessageOutput, whose ``edited_at`` is set. The old content is kept."""
+        return self.request("PATCH", f"/v1/messages/{quote(message_id, safe='')}/content", {"content": content})
+
+    def message_edits(self, message_id: str) -> JSON:
+        """GET /v1/messages/{message_id}/edits: ``{"message_id", "edits"}``, the contents edits
+        replaced, oldest first."""
+        return self.request("GET", f"/v1/messages/{quote(message_id, safe='')}/edits")
+
     def notifications(self, since: str | None = None, limit: int | None = None) -> JSON:
         """GET /v1/notifications: ``{"notifications", "cursor", "has_more"}`` after ``since``."""
         return self.request("GET", "/v1/notifications", params=_present(since=since, limit=limit))
@@ -133,6 +143,29 @@ class SkeinClient:
         """POST /v1/messages/{message_id}/thread/read: marks read everything addressed to you in that
         message's thread; answers ``{"message_id", "marked_read"}``."""
         return self.request("POST", f"/v1/messages/{quote(message_id, safe='')}/thread/read")
+
+    def update_managed_user(self, uid: str, **changes: Any) -> JSON:
+        """PATCH /v1/managed/users/{uid}: a manager edits a bot's profile and bot metadata
+        (``display_name``, ``bio``, ``is_bot``, ``bot``); answers the UserOutput."""
+        return self.request("PATCH", f"/v1/managed/users/{quote(uid, safe='')}", changes)
+
+    def set_managed_user_active(self, uid: str, active: bool) -> JSON:
+        """POST /v1/managed/users/{uid}/deactivate (or /reactivate): while deactivated its keys and
+        sessions fail and its webhooks stop."""
+        action = "reactivate" if active else "deactivate"
+        return self.request("POST", f"/v1/managed/users/{quote(uid, safe='')}/{action}")
+
+    def rotate_endpoint_secret(self, uid: str, overlap_seconds: int | None = None) -> JSON:
+        """POST /v1/managed/users/{uid}/endpoint/secret/rotate: ``{"secret", "previous_expires_at"}``;
+        the old secret also signs for ``overlap_seconds`` (default a day, 0 ends it at once)."""
+        body = _present(overlap_seconds=overlap_seconds)
+        return self.request("POST", f"/v1/managed/users/{quote(uid, safe='')}/endpoint/secret/rotate", body)
+
+    def redeliver(self, uid: str, webhook_id: str) -> JSON:
+        """POST /v1/managed/users/{uid}/deliveries/{webhook_id}/redeliver: one more attempt of a
+        failed delivery with the same ``webhook-id``; answers the delivery as the log shows it."""
+        path = f"/v1/managed/users/{quote(uid, safe='')}/deliveries/{quote(webhook_id, safe='')}/redeliver"
+        return self.request("POST", path)
 
     # --- anything else ----------------------------------------------------------------------
     def auth_headers(self) -> dict[str, str]:

@@ -97,6 +97,19 @@ def test_when_messages_are_saved_listed_and_unsaved_then_bookmarks_follow_the_sa
     assert caught.value.status == 404
 
 
+def test_when_the_author_edits_a_message_then_the_history_keeps_the_old_content(
+    new_writer: Callable[[], User],
+) -> None:
+    alice, bob = new_writer(), new_writer()
+    posted = alice.client.post("first words", recipients=[f"uid:{bob.uid}"])
+    edited = alice.client.edit_message(posted["id"], "second words")
+    assert edited["content"] == "second words" and edited["edited_at"] is not None
+    assert [e["content"] for e in bob.client.message_edits(posted["id"])["edits"]] == ["first words"]
+    with pytest.raises(SkeinError) as caught:
+        bob.client.edit_message(posted["id"], "not mine")
+    assert caught.value.status == 403
+
+
 def test_when_messages_addressed_to_a_user_arrive_then_unread_counts_count_them_and_a_thread_is_marked_read(
     new_writer: Callable[[], User],
 ) -> None:
@@ -111,6 +124,25 @@ def test_when_messages_addressed_to_a_user_arrive_then_unread_counts_count_them_
     with pytest.raises(SkeinError) as caught:
         bob.client.mark_thread_read("0" * 8)
     assert caught.value.status == 404
+
+
+def test_when_a_manager_edits_and_deactivates_a_bot_then_the_client_answers_its_profile(
+    new_writer: Callable[[], User],
+) -> None:
+    manager = new_writer()
+    bot = manager.client.request("POST", "/v1/managed/users", {"user_tag": unique_tag("pybot"), "is_bot": True})
+    edited = manager.client.update_managed_user(bot["uid"], display_name="Renamed in Python")
+    assert edited["display_name"] == "Renamed in Python" and edited["deactivated_at"] is None
+    assert manager.client.set_managed_user_active(bot["uid"], False)["deactivated_at"] is not None
+    assert manager.client.set_managed_user_active(bot["uid"], True)["deactivated_at"] is None
+    # A bot without a verified endpoint has no secret to rotate, and no delivery to send again: the
+    # calls reach their routes, which refuse them.
+    with pytest.raises(SkeinError) as no_endpoint:
+        manager.client.rotate_endpoint_secret(bot["uid"], overlap_seconds=0)
+    assert (no_endpoint.value.status, no_endpoint.value.code) == (404, "endpoint_not_found")
+    with pytest.raises(SkeinError) as no_delivery:
+        manager.client.redeliver(bot["uid"], "msg_" + "0" * 32 + "_" + "0" * 8)
+    assert (no_delivery.value.status, no_delivery.value.code) == (404, "delivery_not_found")
 
 
 def test_when_users_are_searched_then_the_exact_tag_comes_first_then_display_names(base_url: str) -> None:

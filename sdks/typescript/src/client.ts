@@ -13,6 +13,10 @@ export type BookmarkState = Schemas['BookmarkState'];
 export type PaginatedMessages = Schemas['PaginatedMessagesResponse'];
 export type UnreadCounts = Schemas['UnreadCountsResponse'];
 export type ThreadRead = Schemas['ThreadReadResponse'];
+export type MessageEdits = Schemas['MessageEdits'];
+export type Delivery = Schemas['Delivery'];
+export type RotatedSecret = Schemas['RotatedSecret'];
+export type ManagedUserUpdate = Schemas['ManagedUserUpdateInput'];
 export type ErrorBody = Schemas['Error'];
 
 /** A non-2xx answer: the contract's `{detail, code}` body with the status. */
@@ -112,6 +116,18 @@ export class SkeinClient {
     return this.request<MessageOutput>('GET', `/v1/messages/${encodeURIComponent(id)}`);
   }
 
+  /** PATCH /v1/messages/{message_id}/content: the author (or its manager) edits the content; the old one is kept. */
+  editMessage(id: string, content: string): Promise<MessageOutput> {
+    return this.request<MessageOutput>('PATCH', `/v1/messages/${encodeURIComponent(id)}/content`, {
+      content,
+    });
+  }
+
+  /** GET /v1/messages/{message_id}/edits: the contents edits replaced, oldest first. */
+  messageEdits(id: string): Promise<MessageEdits> {
+    return this.request<MessageEdits>('GET', `/v1/messages/${encodeURIComponent(id)}/edits`);
+  }
+
   /** GET /v1/notifications: events after `since` (a cursor from a page, a socket frame or a ready frame). */
   notifications(options: { since?: string; limit?: number } = {}): Promise<NotificationPage> {
     return this.request<NotificationPage>('GET', withQuery('/v1/notifications', options));
@@ -143,6 +159,39 @@ export class SkeinClient {
   /** POST /v1/messages/{message_id}/thread/read: marks read everything addressed to you in that message's thread. */
   markThreadRead(messageId: string): Promise<ThreadRead> {
     return this.request<ThreadRead>('POST', `/v1/messages/${encodeURIComponent(messageId)}/thread/read`);
+  }
+
+  /** PATCH /v1/managed/users/{uid}: a manager edits a bot's profile and bot metadata. */
+  updateManagedUser(uid: string, changes: ManagedUserUpdate): Promise<UserOutput> {
+    return this.request<UserOutput>('PATCH', `/v1/managed/users/${encodeURIComponent(uid)}`, changes);
+  }
+
+  /**
+   * POST /v1/managed/users/{uid}/deactivate (or /reactivate when `active` is true): while deactivated
+   * its keys and sessions fail and its webhooks stop.
+   */
+  setManagedUserActive(uid: string, active: boolean): Promise<UserOutput> {
+    const action = active ? 'reactivate' : 'deactivate';
+    return this.request<UserOutput>('POST', `/v1/managed/users/${encodeURIComponent(uid)}/${action}`);
+  }
+
+  /**
+   * POST /v1/managed/users/{uid}/endpoint/secret/rotate: a new `whsec_` signing secret (shown once);
+   * the old one also signs for `overlapSeconds` (default a day, 0 ends it at once).
+   */
+  rotateEndpointSecret(uid: string, overlapSeconds?: number): Promise<RotatedSecret> {
+    const body = overlapSeconds === undefined ? {} : { overlap_seconds: overlapSeconds };
+    return this.request<RotatedSecret>(
+      'POST',
+      `/v1/managed/users/${encodeURIComponent(uid)}/endpoint/secret/rotate`,
+      body,
+    );
+  }
+
+  /** POST /v1/managed/users/{uid}/deliveries/{webhook_id}/redeliver: one more attempt, same webhook-id. */
+  redeliver(uid: string, webhookId: string): Promise<Delivery> {
+    const path = `/v1/managed/users/${encodeURIComponent(uid)}/deliveries/${encodeURIComponent(webhookId)}/redeliver`;
+    return this.request<Delivery>('POST', path);
   }
 
   /**

@@ -451,7 +451,7 @@ export interface paths {
     };
     /**
      * Search users
-     * @description Someone to write to: users whose tag starts with `q`, or whose display name has, for each word of `q`, a word starting with it (`ada lo` finds "Ada Lovelace"), both compared case-insensitively; accents count (`jose` does not find "José"). A leading @ and surrounding whitespace are dropped. Ordered: the user whose tag is `q`, then the other tag matches by tag, then display-name matches by display name, then tag (of at most 200 display-name matches, picked by the full-text index when more match: type more to narrow). Answers the public `UserOutput` that GET /v1/users/by-tag answers, never contacts or scopes. Banned accounts (whose grant no longer holds `messages.read`, and bots none of whose managers holds it) are left out. Any signed-in caller, as for GET /v1/users/by-tag.
+     * @description Someone to write to: users whose tag starts with `q`, or whose display name has, for each word of `q`, a word starting with it (`ada lo` finds "Ada Lovelace"), both compared case-insensitively; accents count (`jose` does not find "José"). A leading @ and surrounding whitespace are dropped. Ordered: the user whose tag is `q`, then the other tag matches by tag, then display-name matches by display name, then tag (of at most 200 display-name matches, picked by the full-text index when more match: type more to narrow). Answers the public `UserOutput` that GET /v1/users/by-tag answers, never contacts or scopes. Banned accounts (whose grant no longer holds `messages.read`, and bots none of whose managers holds it) and deactivated managed users are left out. Any signed-in caller, as for GET /v1/users/by-tag.
      */
     get: operations['getUsersSearch'];
     put?: never;
@@ -469,7 +469,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Your managed users */
+    /**
+     * Your managed users
+     * @description Deactivated ones included (`deactivated_at` set); deleted ones are not listed.
+     */
     get: operations['getManagedUsers'];
     put?: never;
     /**
@@ -478,6 +481,114 @@ export interface paths {
      */
     post: operations['postManagedUsers'];
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/managed/users/{uid}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete a managed user
+     * @description It can no longer be used: at once, on every instance, its keys are revoked and its sessions end, and its contacts (the webhook endpoint) are removed. Its messages stay and stay attributed: the account remains as a deactivated tombstone with its uid and tag (the tag is not freed), and its managers may still edit or delete those messages. It leaves its managers’ lists, and every managed route answers its uid as an unknown one. Not undone.
+     */
+    delete: operations['deleteManagedUsersByUid'];
+    options?: never;
+    head?: never;
+    /**
+     * Edit a managed user
+     * @description Display name, bio, `is_bot` and bot metadata, with the rules of POST /v1/users/profile: only the fields sent change. Any current manager; a deactivated user can be edited too.
+     */
+    patch: operations['patchManagedUsersByUid'];
+    trace?: never;
+  };
+  '/v1/managed/users/{uid}/deactivate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Deactivate a managed user
+     * @description Suspends it: at once, on every instance, its API keys and every session (its own and its managers’ delegated and act-as ones) fail with 401, nobody can delegate to it or act as it (403 `account_disabled`), and its webhook endpoint gets no more deliveries (pending ones become `disabled`). Its sessions end for good; its keys work again after reactivation. It stays in its managers’ lists with `deactivated_at` set, and is left out of user search and the model list. Deactivating again changes nothing.
+     */
+    post: operations['postManagedUsersDeactivateByUid'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/managed/users/{uid}/reactivate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Reactivate a managed user
+     * @description Ends a deactivation: its keys that were neither revoked nor expired work again, managers may delegate to it again, and new events reach its webhook endpoint (those of the deactivated time are not sent). Reactivating an active user changes nothing.
+     */
+    post: operations['postManagedUsersReactivateByUid'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/managed/users/{uid}/managers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Managers of a managed user
+     * @description Oldest first. Any current manager; needs `messages.read`.
+     */
+    get: operations['getManagedUsersManagersByUid'];
+    put?: never;
+    /**
+     * Add a manager
+     * @description Any current manager may make another regular user a manager (no acceptance step); a managed user cannot manage. Adding a current manager changes nothing. Answers the managers now. To hand a bot over, add the new manager, then remove yourself.
+     */
+    post: operations['postManagedUsersManagersByUid'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/managed/users/{uid}/managers/{manager_uid}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Remove a manager
+     * @description Any current manager may remove any manager, themselves included, but never the last one. The delegated and act-as sessions the removed manager holds for this user end at once, on every instance. Answers the managers now.
+     */
+    delete: operations['deleteManagedUsersManagersByUidAndManagerAndUid'];
     options?: never;
     head?: never;
     patch?: never;
@@ -659,6 +770,46 @@ export interface paths {
      * @description Body `{subject}` (trimmed, at most 72 characters). A subject can be added once to a message that has none and never changed. Author or manager only. Needs `messages.write`. A manager acts on its managed users’ messages that it can see; for the others it acts as the managed user (act-as or delegate).
      */
     patch: operations['patchMessagesSubjectByMessageAndId'];
+    trace?: never;
+  };
+  '/v1/messages/{message_id}/content': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Edit the content of a message
+     * @description Body `{content}` (1–65536 characters, the rule of posting). Author or manager only. The content it replaces is kept and listed by GET /v1/messages/{message_id}/edits (the newest 50), and `edited_at` is set. Content identical to the current one changes nothing (no history entry, `edited_at` unchanged, no event) and answers the message. A change tells the message’s audience (author, recipients, channel members) `message.updated` with the change `content` on sockets and subscriptions. An edit pings nobody: mentions are read when a message is posted. Spends the account’s posting budget. Needs `messages.write`. A manager acts on its managed users’ messages that it can see; for the others it acts as the managed user (act-as or delegate).
+     */
+    patch: operations['patchMessagesContentByMessageAndId'];
+    trace?: never;
+  };
+  '/v1/messages/{message_id}/edits': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the previous contents of a message
+     * @description The contents a message you can see held before its edits, oldest first, each with when and by whom it was replaced; at most the newest 50 (older ones are dropped). Empty when the message was never edited. Deleting the message deletes them. Needs `messages.read`.
+     */
+    get: operations['getMessagesEditsByMessageAndId'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/v1/messages/tags': {
@@ -1149,6 +1300,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/messages/unread': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Unread counts
+     * @description How many messages addressed to you (you are a CC or BCC recipient) you have not read yet: in total, how many threads hold them, and one page of those threads, newest unread message first, each with its count and its newest unread message. Read state lives on your receivers edges (`POST /v1/messages/{message_id}/read`, `POST /v1/messages/{message_id}/thread/read`), so your own messages and messages you see only through a channel or because they are public are never unread. The cost grows with what is unread, not with your history. Paginated over threads (default limit 15). Needs `messages.read`.
+     */
+    get: operations['getMessagesUnread'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/messages/{message_id}/thread/read': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Mark a whole thread read
+     * @description Marks read every message of the thread holding `message_id` (the same root) that is addressed to you and still unread, in one call; each keeps the time it was first read. Messages addressed only to others are not touched. Answers how many were marked. Needs `messages.write` (it updates read state).
+     */
+    post: operations['postMessagesThreadReadByMessageAndId'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/messages/history': {
     parameters: {
       query?: never;
@@ -1338,7 +1529,7 @@ export interface paths {
     };
     /**
      * List bots as models
-     * @description Every bot (an account with `is_bot` true) and each of its versions, in the OpenAI model-list format `{"object": "list", "data": [{"id", "object": "model", "created", "owned_by"}]}`. A bot is one entry with `id` = its user_tag; each version listed in its bot metadata is one more entry with `id` = `<user_tag>:<version>` (":" cannot occur in a tag, so ids never clash), right after its bot, in the bot's order of versions. `created` is the bot account's creation time in unix seconds (versions share it); `owned_by` is the user_tag of the bot's first manager (the oldest manages edge), or the bot's own tag when nobody manages it. Bots are ordered by user_tag, case-insensitively. The list is not paginated. Needs `messages.read`.
+     * @description Every bot (an account with `is_bot` true) and each of its versions, in the OpenAI model-list format `{"object": "list", "data": [{"id", "object": "model", "created", "owned_by"}]}`. A bot is one entry with `id` = its user_tag; each version listed in its bot metadata is one more entry with `id` = `<user_tag>:<version>` (":" cannot occur in a tag, so ids never clash), right after its bot, in the bot's order of versions. `created` is the bot account's creation time in unix seconds (versions share it); `owned_by` is the user_tag of the bot's first manager (the oldest manages edge), or the bot's own tag when nobody manages it. Bots are ordered by user_tag, case-insensitively. Deactivated and deleted bots are left out. The list is not paginated. Needs `messages.read`.
      */
     get: operations['getModels'];
     put?: never;
@@ -1691,6 +1882,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/managed/users/{uid}/deliveries/{webhook_id}/redeliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a delivery from the log again
+     * @description Queues a `failed`, `disabled` or `dropped` delivery for one more attempt, at once, and answers it as the log shows it (`pending`). The request keeps its `webhook-id`, so a receiver that deduplicates by it treats it as the same message; it is signed with the secrets current when it is sent. The body is built then, from the messages as they are: if they were deleted or are no longer visible to the user, nothing is sent and the delivery is `dropped` again. It is one attempt: if it fails, the delivery is `failed` again (no new retry schedule); 410 turns the endpoint off as always. A `pending` delivery (queued already) or a `delivered` one, or one whose attempt is in progress, answers 409 `delivery_not_redeliverable`; without an endpoint that is verified and on (after a 410, verify it again first) 409 `endpoint_disabled`. For the user itself and its managers (anyone else gets 403 `not_manager`, whether or not the uid exists); needs `messages.read`.
+     */
+    post: operations['postManagedUsersDeliveriesRedeliverByUidAndWebhookAndId'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/managed/users/{uid}/endpoint/secret/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate the webhook signing secret
+     * @description Gives the user's endpoint a new `whsec_` signing secret, shown only in this answer. For `overlap_seconds` (default a day, at most a week) the replaced secret keeps signing too: every delivery sent meanwhile, retries of older ones included, carries both signatures in `webhook-signature`, new first and space-separated (`v1,<new> v1,<old>`), as the Standard Webhooks scheme does for rotation, so a receiver verifies with either secret and can switch when it likes. After `previous_expires_at` only the new secret signs; with `overlap_seconds: 0` the old one stops at once. Only two secrets are kept: rotating again during an overlap ends the oldest at once, and verifying the endpoint again replaces both. For the user itself and its managers (anyone else gets 403 `not_manager`, whether or not the uid exists); needs `messages.read`.
+     */
+    post: operations['postManagedUsersEndpointSecretRotateByUid'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   sent: {
@@ -2020,6 +2251,8 @@ export interface components {
       is_bot: boolean;
       has_api_access: boolean;
       created_at: string;
+      /** @description When a manager deactivated this managed user (or deleted it: a deleted one keeps its uid and tag so that its messages stay attributed); null while it is active. A deactivated user has no API access: its keys and sessions fail with 401. */
+      deactivated_at: string | null;
       bot: components['schemas']['BotMetadata'] | null;
     };
     /** @description Only the fields sent change. `bot` metadata applies when `is_bot` is true; `context_origin_id` may be given at the top level or inside `bot`. Contacts are added through /v1/auth/contacts/*. */
@@ -2045,6 +2278,47 @@ export interface components {
       is_bot?: boolean;
       bot?: components['schemas']['BotMetadata'];
     };
+    /** @description Only the fields sent change, with the rules of POST /v1/users/profile; `bot` metadata applies when `is_bot` is true. */
+    ManagedUserUpdateInput: {
+      display_name?: string | null;
+      bio?: string | null;
+      is_bot?: boolean;
+      bot?: {
+        modalities?: string[];
+        integrations?: string[];
+        versions?: string[];
+        context_origin_id?: string | null;
+      };
+    };
+    ManagedUserDeleteResponse: {
+      uid: string;
+      /** @enum {boolean} */
+      deleted: true;
+    };
+    ManagerList: {
+      /** @description Oldest manager first. */
+      managers: components['schemas']['Manager'][];
+    };
+    Manager: {
+      uid: string;
+      user_tag: string;
+      display_name: string | null;
+      /** @description When this user became a manager. */
+      since: string;
+    };
+    /** @description The new manager: exactly one of `user_tag` or `uid` (422 for both or neither). */
+    ManagerAddRequest: {
+      /** @example bob */
+      user_tag?: string;
+      uid?: string;
+    } & (
+      | {
+          user_tag: unknown;
+        }
+      | {
+          uid: unknown;
+        }
+    );
     /** @description `scopes` replaces the whole grant and is final: verifying an email or phone later adds nothing (this is how an account is banned). A managed user holds no more than its managers hold. */
     AdminUserUpdateRequest: {
       scopes?: ('messages.read' | 'messages.write' | 'realtime.connect' | 'channels.create' | 'admin')[];
@@ -2067,6 +2341,8 @@ export interface components {
       subject: string | null;
       public: boolean;
       timestamp: string;
+      /** @description When the content was last edited (PATCH /v1/messages/{message_id}/content); null when never edited. */
+      edited_at: string | null;
       author: components['schemas']['Author'];
       /** @description Null for a root, or when the parent is not visible. */
       parent_id: string | null;
@@ -2261,6 +2537,26 @@ export interface components {
       /** @description Not blank (400 otherwise); trimmed. */
       subject: string;
     };
+    UpdateContentRequest: {
+      content: string;
+    };
+    MessageEdits: {
+      message_id: string;
+      /** @description The contents the message held before, oldest first, at most the last 50; empty when never edited. The current content is the message’s own. */
+      edits: components['schemas']['MessageEdit'][];
+    };
+    MessageEdit: {
+      /** @description The content this edit replaced. */
+      content: string;
+      /** @description When the edit that replaced it was made. */
+      edited_at: string;
+      /** @description Who made the edit: the author, or one of its managers editing under its own name (acting as the author, or with a delegated token, the edit is the author’s). */
+      edited_by: {
+        uid: string;
+        /** @description Null only when that account no longer exists. */
+        user_tag: string | null;
+      };
+    };
     TagList: string[];
     UpdateTagsRequest: {
       tags: string[];
@@ -2450,6 +2746,32 @@ export interface components {
     };
     UpdateChannelsRequest: {
       channel_ids: string[];
+    };
+    UnreadCountsResponse: {
+      /** @description Unread messages addressed to you, in all threads. */
+      total_messages: number;
+      /** @description Threads holding at least one of them. */
+      total_threads: number;
+      /** @description One page of those threads, newest unread message first. */
+      threads: components['schemas']['UnreadThread'][];
+      skip: number;
+      limit: number;
+      has_more: boolean;
+    };
+    UnreadThread: {
+      /** @description The thread root, or null when you may not see the root. */
+      root_id: string | null;
+      /** @description Unread messages addressed to you in this thread. */
+      unread_count: number;
+      /** @description The newest of them. */
+      latest_message_id: string;
+      /** @description Its timestamp. */
+      latest_at: string;
+    };
+    ThreadReadResponse: {
+      message_id: string;
+      /** @description How many unread messages addressed to you in that thread were marked read. */
+      marked_read: number;
     };
     TraversalResponse: {
       origin_id: string;
@@ -2690,7 +3012,7 @@ export interface components {
         | components['schemas']['MessageUpdatedEvent']
         | components['schemas']['MessageDeletedEvent'];
     };
-    /** @description Sockets and subscriptions only: messages you can see changed (`changes` says what: tags, subject, public, reply order, default branch, recipients, channels). Sent to their authors, recipients and channel members; fetch the message for its new state. Your own messages are included when someone else changed them. */
+    /** @description Sockets and subscriptions only: messages you can see changed (`changes` says what: tags, subject, public, reply order, default branch, recipients, channels, reactions, content). Sent to their authors, recipients and channel members; fetch the message for its new state. Your own messages are included when someone else changed them. */
     MessageUpdatedEvent: {
       /** @enum {string} */
       type: 'message.updated';
@@ -2707,6 +3029,7 @@ export interface components {
           | 'recipients'
           | 'channels'
           | 'reactions'
+          | 'content'
         )[];
       };
     };
@@ -2757,6 +3080,22 @@ export interface components {
       status: number | null;
       error: string | null;
       duration_ms: number;
+    };
+    RotatedSecret: {
+      /**
+       * @description The new `whsec_` signing secret. Shown only this once.
+       * @example whsec_n9EphQYn6vpmfWvU+ibRiiRIp+JdgWA6bhyToiYuetM=
+       */
+      secret: string;
+      /** @description Until when the replaced secret signs too (every delivery meanwhile carries both signatures); now when overlap_seconds was 0. */
+      previous_expires_at: string;
+    };
+    RotateSecretRequest: {
+      /**
+       * @description How long the replaced secret keeps signing beside the new one: 0 to a week (604800), default a day (86400). 0 ends it at once.
+       * @default 86400
+       */
+      overlap_seconds?: number;
     };
   };
   responses: never;
@@ -3636,7 +3975,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description You do not manage that user. */
+      /** @description You do not manage that user (`not_manager`), or it is deactivated (`account_disabled`). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3789,7 +4128,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description You do not manage that user. */
+      /** @description You do not manage that user (`not_manager`), or it is deactivated (`account_disabled`). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4159,6 +4498,472 @@ export interface operations {
       };
       /** @description `unsupported_media_type`: a charset other than UTF-8, or a compressed body. */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation error. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteManagedUsersByUid: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        'X-Correlation-Id'?: string;
+      };
+      path: {
+        uid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ManagedUserDeleteResponse'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description You do not manage that user (`not_manager`, also for an unknown or deleted uid), or `messages.write` is missing. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation error. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  patchManagedUsersByUid: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        'X-Correlation-Id'?: string;
+      };
+      path: {
+        uid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /** @example {
+         *       "display_name": "Echo bot 2",
+         *       "bot": {
+         *         "versions": [
+         *           "2026-11"
+         *         ],
+         *         "context_origin_id": null
+         *       }
+         *     } */
+        'application/json': components['schemas']['ManagedUserUpdateInput'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UserOutput'];
+        };
+      };
+      /** @description `invalid_json`: the body is not valid JSON. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description You do not manage that user (`not_manager`, also for an unknown or deleted uid), or `messages.write` is missing. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: the JSON body is over 1 MB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unsupported_media_type`: a charset other than UTF-8, or a compressed body. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation error. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postManagedUsersDeactivateByUid: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        'X-Correlation-Id'?: string;
+      };
+      path: {
+        uid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UserOutput'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description You do not manage that user (`not_manager`, also for an unknown or deleted uid), or `messages.write` is missing. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation error. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postManagedUsersReactivateByUid: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        'X-Correlation-Id'?: string;
+      };
+      path: {
+        uid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UserOutput'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description You do not manage that user (`not_manager`, also for an unknown or deleted uid), or `messages.write` is missing. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation error. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getManagedUsersManagersByUid: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        'X-Correlation-Id'?: string;
+      };
+      path: {
+        uid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ManagerList'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description You do not manage that user (`not_manager`), or `messages.read` is missing. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation error. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postManagedUsersManagersByUid: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        'X-Correlation-Id'?: string;
+      };
+      path: {
+        uid: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /** @example {
+         *       "user_tag": "grace"
+         *     } */
+        'application/json': components['schemas']['ManagerAddRequest'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ManagerList'];
+        };
+      };
+      /** @description `invalid_json`: the body is not valid JSON. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description You do not manage that user (`not_manager`, also for an unknown or deleted uid), or `messages.write` is missing. Also `managed_user_forbidden` when the named user is a managed user. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such user to add (`user_not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: the JSON body is over 1 MB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unsupported_media_type`: a charset other than UTF-8, or a compressed body. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation error. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteManagedUsersManagersByUidAndManagerAndUid: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        'X-Correlation-Id'?: string;
+      };
+      path: {
+        uid: string;
+        manager_uid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ManagerList'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description You do not manage that user (`not_manager`, also for an unknown or deleted uid), or `messages.write` is missing. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `manager_not_found`: that user does not manage this one. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `last_manager`: it is the only manager left; add another first, or delete the managed user. */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -5017,6 +5822,171 @@ export interface operations {
         };
       };
       /** @description The subject is longer than 72 characters, or not a string. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  patchMessagesContentByMessageAndId: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        'X-Correlation-Id'?: string;
+      };
+      path: {
+        message_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /** @example {
+         *       "content": "Lunch at half past twelve instead?"
+         *     } */
+        'application/json': components['schemas']['UpdateContentRequest'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MessageOutput'];
+        };
+      };
+      /** @description `invalid_json`: the body is not valid JSON. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description messages.write missing, or you are neither the author nor one of its managers (no admin override). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found, or not visible to you (the same answer). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: the JSON body is over 1 MB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unsupported_media_type`: a charset other than UTF-8, or a compressed body. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The content is missing, empty, longer than 65536 characters, or not a string. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit hit; see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getMessagesEditsByMessageAndId: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        'X-Correlation-Id'?: string;
+      };
+      path: {
+        message_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MessageEdits'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description messages.read missing. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found, or not visible to you (the same answer). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation error. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -7127,7 +8097,7 @@ export interface operations {
         limit?: number;
         /** @description Only messages included in this channel count, as if the store held nothing else. You must be a member (404 channel_not_found, 403 not_channel_member). */
         channel_id?: string;
-        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions. */
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, edited_at, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions. */
         fields?: string;
       };
       header?: {
@@ -7195,7 +8165,7 @@ export interface operations {
         channel_id?: string;
         /** @description Keep only threads where you still have an unread receivers edge (read_at null). */
         unread_only?: boolean;
-        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions. */
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, edited_at, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions. */
         fields?: string;
       };
       header?: {
@@ -7254,6 +8224,120 @@ export interface operations {
       };
     };
   };
+  getMessagesUnread: {
+    parameters: {
+      query?: {
+        skip?: number;
+        limit?: number;
+      };
+      header?: {
+        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        'X-Correlation-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnreadCountsResponse'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description messages.read missing. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation error. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postMessagesThreadReadByMessageAndId: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        'X-Correlation-Id'?: string;
+      };
+      path: {
+        message_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ThreadReadResponse'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description messages.write missing. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No message with this id that you may see. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation error. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getMessagesHistory: {
     parameters: {
       query?: {
@@ -7261,7 +8345,7 @@ export interface operations {
         limit?: number;
         /** @description Only messages included in this channel count, as if the store held nothing else. You must be a member (404 channel_not_found, 403 not_channel_member). */
         channel_id?: string;
-        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions. */
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, edited_at, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions. */
         fields?: string;
       };
       header?: {
@@ -7325,7 +8409,7 @@ export interface operations {
       query?: {
         skip?: number;
         limit?: number;
-        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions. */
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, edited_at, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions. */
         fields?: string;
       };
       header?: {
@@ -7380,7 +8464,7 @@ export interface operations {
       query?: {
         skip?: number;
         limit?: number;
-        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions. */
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, edited_at, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions. */
         fields?: string;
       };
       header?: {
@@ -7446,7 +8530,7 @@ export interface operations {
       query?: {
         skip?: number;
         limit?: number;
-        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions. */
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, edited_at, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions. */
         fields?: string;
       };
       header?: {
@@ -7522,7 +8606,7 @@ export interface operations {
         get_children?: boolean;
         /** @description Downward, follow only each message's `default_outgoing` child (when it is a child by edge_type), a single chain; upward is unchanged. */
         default_path_only?: boolean;
-        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions, depth, replies. */
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, edited_at, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions, depth, replies. */
         fields?: string;
       };
       header?: {
@@ -7659,7 +8743,7 @@ export interface operations {
         scope?: string;
         skip?: number;
         limit?: number;
-        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions. */
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, edited_at, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions. */
         fields?: string;
       };
       header?: {
@@ -9270,6 +10354,181 @@ export interface operations {
       };
       /** @description Not the user or one of its managers, or messages.read is missing. */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation error. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postManagedUsersDeliveriesRedeliverByUidAndWebhookAndId: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        'X-Correlation-Id'?: string;
+      };
+      path: {
+        uid: string;
+        webhook_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Delivery'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not the user or one of its managers (not_manager), or messages.read is missing. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The user has no delivery with that webhook_id (delivery_not_found). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The delivery is pending, delivered or in progress (delivery_not_redeliverable), or the endpoint is off (endpoint_disabled). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation error. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postManagedUsersEndpointSecretRotateByUid: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        'X-Correlation-Id'?: string;
+      };
+      path: {
+        uid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /** @example {
+         *       "overlap_seconds": 86400
+         *     } */
+        'application/json': components['schemas']['RotateSecretRequest'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RotatedSecret'];
+        };
+      };
+      /** @description `invalid_json`: the body is not valid JSON. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not the user or one of its managers (not_manager), or messages.read is missing. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The user has no verified endpoint (endpoint_not_found). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The endpoint was turned off by 410 (endpoint_disabled); verifying it again gives it a new secret. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: the JSON body is over 1 MB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unsupported_media_type`: a charset other than UTF-8, or a compressed body. */
+      415: {
         headers: {
           [name: string]: unknown;
         };
