@@ -15,6 +15,7 @@ import { mountPublicPage } from './components/public-page/public-page.js';
 import { webhooksResolvers } from './components/webhooks/webhooks.resolvers.js';
 import { mountWebhookRoutes } from './components/webhooks/webhooks.rest.js';
 import { mountGraphiQL } from './platform/graphql/graphiql.js';
+import { carryBookmarks } from './platform/http/carry-bookmarks.js';
 import { corsPolicy } from './platform/http/cors-policy.js';
 import { mountDocsPages } from './platform/http/docs-pages.js';
 import { mountAdminRoutes } from './components/admin/admin.rest.js';
@@ -94,6 +95,9 @@ export async function createApp(ctx: AppContext): Promise<App> {
     express.json({ limit: JSON_BODY_LIMIT, strict: false, type: ['application/json', 'application/*+json'] }),
   );
   app.use(cookieParser());
+  // A Neo4j cluster with several instances only: reads follow the caller's writes made elsewhere.
+  const causal = ctx.db.causalBookmarks;
+  if (causal) app.use(['/v1', '/graphql'], carryBookmarks(causal, ctx.config));
 
   const authenticator: Authenticator = (credentials) => authenticate(ctx, credentials);
   const registry = createOpenApiRegistry();

@@ -11,6 +11,7 @@ import { SessionCache } from './components/identity/session-cache.js';
 import type { Config } from './platform/config.js';
 import type { AppContext } from './platform/context.js';
 import type { Logger } from './platform/logger.js';
+import { CausalBookmarks } from './platform/neo4j/causal-bookmarks.js';
 import { Database, type Neo4jTarget } from './platform/neo4j/database.js';
 import { startEmbeddedNeo4j, type EmbeddedNeo4j } from './platform/neo4j/embedded-neo4j.js';
 import { applySchema } from './platform/neo4j/schema-setup.js';
@@ -63,6 +64,7 @@ export async function runService(
     await applySchema(db, log);
     const metrics = createMetrics();
     db.instrument(metrics);
+    await CausalBookmarks.enable(config, db, log, metrics);
     const events = await startEventLog(config, db, log, metrics);
     const limits = createRateLimits(config);
     const sessions = await SessionCache.start(config, db, log);

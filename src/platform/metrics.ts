@@ -19,6 +19,10 @@ export interface Metrics {
   deliveryLag: Histogram<'transport'>;
   webhookAttempts: Counter<'outcome'>;
   rateLimitRefusals: Counter<'route'>;
+  /** Causal bookmarks read from Redis at a request's start (routing URI with Redis only). */
+  bookmarkLookups: Counter<'outcome'>;
+  /** Causal bookmarks of a committed write recorded in Redis for the request's credential. */
+  bookmarkRecords: Counter<'outcome'>;
   /** Set by the webhook component: how many deliveries wait (read at each scrape). */
   webhookQueueDepth: Gauge;
 }
@@ -90,6 +94,18 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
       name: 'skein_rate_limit_refusals_total',
       help: 'Requests refused with 429, by route template.',
       labelNames: ['route'],
+      registers,
+    }),
+    bookmarkLookups: new Counter({
+      name: 'skein_neo4j_bookmark_lookups_total',
+      help: "Requests that read their credential's causal bookmarks from Redis (neo4j:// URI with REDIS_URL only): found, none, error.",
+      labelNames: ['outcome'],
+      registers,
+    }),
+    bookmarkRecords: new Counter({
+      name: 'skein_neo4j_bookmark_records_total',
+      help: 'Committed writes whose bookmarks were recorded in Redis for the next requests of their credential: ok, error.',
+      labelNames: ['outcome'],
       registers,
     }),
     webhookQueueDepth: new Gauge({

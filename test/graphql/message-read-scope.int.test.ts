@@ -173,6 +173,9 @@ function argumentValue(world: World, field: string, arg: string, type: string): 
       : [reply],
     input: { display_name: 'Walked' },
     uid: world.owner.uid,
+    manager_uid: world.owner.uid,
+    content: 'an edited content',
+    webhook_id: 'msg_0badc0de0badc0de0badc0de0badc0de_0badc0de',
   };
   if (!(arg in byName)) throw new Error(`no value for the required argument ${field}(${arg}: ${type})`);
   return byName[arg];

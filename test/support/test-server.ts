@@ -15,6 +15,7 @@ import { bootstrapAdmin } from '../../src/components/admin/administer-users.js';
 import { loadConfig } from '../../src/platform/config.js';
 import type { AppContext } from '../../src/platform/context.js';
 import { createLogger } from '../../src/platform/logger.js';
+import { CausalBookmarks } from '../../src/platform/neo4j/causal-bookmarks.js';
 import { Database } from '../../src/platform/neo4j/database.js';
 import { createRateLimits } from '../../src/platform/rate-limits.js';
 
@@ -90,6 +91,7 @@ export async function startTestServer(
   });
   const metrics = createMetrics({ defaults: false });
   db.instrument(metrics);
+  await CausalBookmarks.enable(config, db, log, metrics);
   const events = await startEventLog(config, db, log, metrics);
   const limits = createRateLimits(config);
   const sessions = await SessionCache.start(config, db, log);

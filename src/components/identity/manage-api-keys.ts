@@ -33,6 +33,8 @@ export async function createApiKey(
     });
     return { keyId, key };
   });
+  // Its first request may reach another instance, on a Neo4j cluster member that lags this write.
+  await ctx.db.causalBookmarks?.adopt({ keyId });
   return {
     key_id: keyId,
     key,

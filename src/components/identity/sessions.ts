@@ -108,6 +108,8 @@ export async function mintSession(ctx: AppContext, request: MintRequest, tx?: Tx
     parent_session_id: request.delegatedFrom?.sessionId ?? null,
     parent_key_id: request.delegatedFrom?.keyId ?? null,
   });
+  // Its first request may reach another instance, on a Neo4j cluster member that lags this write.
+  await ctx.db.causalBookmarks?.adopt({ sessionId });
   return {
     session_id: sessionId,
     access_token: formatSessionToken(sessionId, secret),
@@ -214,6 +216,8 @@ export async function callerFromSessionToken(ctx: AppContext, token: string): Pr
   const found = await ctx.sessions.lookup(parsed.id, () => repo.findSession(ctx.db, parsed.id));
   if (!found || !matchesHash(parsed.secret, found.session.secret_hash)) throw invalidSession();
   const { session, user, key } = found;
+  // A deactivated managed user's sessions (its own and its managers' delegated ones) fail at once.
+  if (!user.active) throw invalidSession();
   // Acting for someone: never more than the manager holds now (a capped ceiling, so a key minted
   // through it is capped too).
   const holds = assertLiveSession(found);
@@ -255,6 +259,8 @@ export async function verifyApiKey(
     throw invalidKey();
   }
   if (found.key.revoked_at !== null || isPast(found.key.expires_at)) throw invalidKey();
+  // A deactivated managed user's keys fail like revoked ones, and work again once it is reactivated.
+  if (!found.user.active) throw invalidKey();
   if (!found.user.has_api_access) {
     throw new AppError(
       'api_access_required',

@@ -3,6 +3,7 @@
 // without lossless integers) and temporal values become ISO 8601 strings with milliseconds.
 import neo4j, { type Driver, type ManagedTransaction, type Record as Neo4jRecord } from 'neo4j-driver';
 import type { Metrics } from '../metrics.js';
+import type { CausalBookmarks } from './causal-bookmarks.js';
 import { cypher } from './cypher.js';
 
 export type Row = Record<string, unknown>;
@@ -31,6 +32,8 @@ export type CommitListener = (statements: ReadonlySet<string>) => Promise<void>;
 export class Database {
   private metrics: Metrics | undefined;
   private readonly commitListeners: CommitListener[] = [];
+  /** Set only with a routing URI and Redis: a request's bookmarks shared across instances. */
+  private causal: CausalBookmarks | undefined;
 
   private constructor(
     readonly driver: Driver,
@@ -50,6 +53,19 @@ export class Database {
   /** Reports transaction times and open sessions to these metrics from now on. */
   instrument(metrics: Metrics): void {
     this.metrics = metrics;
+  }
+
+  /**
+   * From now on, every session of a request starts from the bookmarks its credential's earlier
+   * writes left on any instance, and every committed write records its own (causal-bookmarks.ts).
+   */
+  carryBookmarks(causal: CausalBookmarks): void {
+    this.causal = causal;
+  }
+
+  /** The cross-instance bookmarks, when the deployment carries them (the HTTP layer opens requests). */
+  get causalBookmarks(): CausalBookmarks | undefined {
+    return this.causal;
   }
 
   /** Calls `listener` after every committed write transaction (caches drop what it may have changed). */
@@ -93,6 +109,8 @@ export class Database {
       try {
         const result = await withoutCallSiteStack(() => session.run(cypher(name), params));
         done('ok');
+        // Before the write answers, so that whatever its client does next, anywhere, follows it.
+        if (mode === 'WRITE' && this.causal) await this.causal.written(session.lastBookmarks());
         return result.records.map(toRow);
       } catch (error) {
         if (attempt < AUTO_COMMIT_ATTEMPTS && neo4j.isRetryableError(error)) {
@@ -122,6 +140,7 @@ export class Database {
         }),
       );
       done('ok');
+      if (this.causal) await this.causal.written(session.lastBookmarks());
       for (const listener of this.commitListeners) await listener(statements);
       return result;
     } catch (error) {
@@ -146,6 +165,7 @@ export class Database {
   }
 
   async close(): Promise<void> {
+    await this.causal?.close();
     await this.driver.close();
   }
 
@@ -165,6 +185,8 @@ export class Database {
     return this.driver.session({
       // Shared bookmarks: in a cluster a read always sees the writes this process has committed.
       bookmarkManager: this.driver.executeQueryBookmarkManager,
+      // And those of the request's credential, from whichever instance wrote them.
+      bookmarks: this.causal?.carried(),
       defaultAccessMode: mode === 'READ' ? neo4j.session.READ : neo4j.session.WRITE,
       ...(this.database ? { database: this.database } : {}),
     });
