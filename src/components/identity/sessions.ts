@@ -124,10 +124,12 @@ export function sessionExpiry(
   ctx: AppContext,
   atMost: string | null,
 ): { expiresIn: number; expiresAt: string } {
-  const full = Date.now() + ctx.config.sessionTtlSeconds * 1000;
+  // One clock reading: read twice, a millisecond between them made a full lifetime one second short.
+  const now = Date.now();
+  const full = now + ctx.config.sessionTtlSeconds * 1000;
   const end = atMost === null ? full : Math.min(full, Date.parse(atMost));
   return {
-    expiresIn: Math.max(0, Math.floor((end - Date.now()) / 1000)),
+    expiresIn: Math.max(0, Math.floor((end - now) / 1000)),
     expiresAt: new Date(end).toISOString(),
   };
 }
