@@ -207,6 +207,18 @@ describe('TypeScript SDK: SkeinSocket', () => {
   });
 });
 
+/** The webhook `receiver` got for a message, and its Standard Webhooks headers. */
+async function deliveryOf(receiver: WebhookReceiver, messageId: string) {
+  const deliveries = await receiver.waitFor((all) => all.some((d) => d.body.includes(messageId)));
+  const received = deliveries.find((d) => d.body.includes(messageId))!;
+  const headers = {
+    'webhook-id': received.webhookId,
+    'webhook-timestamp': received.timestamp,
+    'webhook-signature': received.signature,
+  };
+  return { received, headers };
+}
+
 describe('TypeScript SDK: verifyWebhook', () => {
   let receiver: WebhookReceiver;
   beforeAll(async () => {
@@ -231,13 +243,7 @@ describe('TypeScript SDK: verifyWebhook', () => {
     const rotated = await client.rotateEndpointSecret(bot.uid, 0);
     expect(rotated.secret).toMatch(/^whsec_/);
     const posted = await messageTo(api, manager, bot, 'signed with the new secret');
-    const deliveries = await receiver.waitFor((all) => all.some((d) => d.body.includes(posted.id)));
-    const received = deliveries.find((d) => d.body.includes(posted.id))!;
-    const headers = {
-      'webhook-id': received.webhookId,
-      'webhook-timestamp': received.timestamp,
-      'webhook-signature': received.signature,
-    };
+    const { received, headers } = await deliveryOf(receiver, posted.id);
     expect(verifyWebhook(rotated.secret, received.body, headers).type).toBe('sent');
     expect(() => verifyWebhook(receiver.secret!, received.body, headers)).toThrow(WebhookVerificationError);
     // A delivered delivery is not sent again: the call reaches the route, which refuses it.
@@ -251,13 +257,7 @@ describe('TypeScript SDK: verifyWebhook', () => {
     const manager = await registerWriter(api);
     const bot = await botWithEndpoint(api, manager, receiver);
     const posted = await messageTo(api, manager, bot, 'signed hello');
-    const deliveries = await receiver.waitFor((all) => all.some((d) => d.body.includes(posted.id)));
-    const received = deliveries.find((d) => d.body.includes(posted.id))!;
-    const headers = {
-      'webhook-id': received.webhookId,
-      'webhook-timestamp': received.timestamp,
-      'webhook-signature': received.signature,
-    };
+    const { received, headers } = await deliveryOf(receiver, posted.id);
     const event = verifyWebhook(receiver.secret!, received.body, headers);
     expect(event).toMatchObject({ type: 'sent', recipient_uid: bot.uid });
     expect(event.content.messages.map((m) => m.id)).toEqual([posted.id]);
