@@ -6,6 +6,7 @@
 import type { Caller } from '../../platform/auth/caller.js';
 import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
+import { notManager } from '../users/managed-user-policy.js';
 import * as repo from './identity-repository.js';
 import { callerFromSessionToken, mintSession, type Delegation, type MintedSession } from './sessions.js';
 
@@ -15,7 +16,7 @@ export async function delegateSession(
   subjectUid: string,
 ): Promise<MintedSession> {
   const subject = await repo.findManagedSubject(ctx.db, manager.uid, subjectUid);
-  if (!subject) throw new AppError('not_manager', 'You do not manage that user.');
+  if (!subject) throw notManager();
   if (!subject.active) {
     throw new AppError(
       'account_disabled',

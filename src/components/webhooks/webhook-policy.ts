@@ -5,12 +5,12 @@
 import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
-import { AppError } from '../../platform/errors.js';
 import { findManagedSubject } from '../identity/identity-repository.js';
+import { notManager } from '../users/managed-user-policy.js';
 
 export async function assertMayManageWebhooks(ctx: AppContext, caller: Caller, uid: string): Promise<void> {
   assertScope(caller, 'messages.read');
   if (caller.uid === uid) return;
   if (await findManagedSubject(ctx.db, caller.uid, uid)) return;
-  throw new AppError('not_manager', 'You do not manage that user.');
+  throw notManager();
 }
