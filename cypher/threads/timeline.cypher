@@ -4,9 +4,12 @@
 // (author_uid, created_at) and (public, created_at) indexes in order and stop after $cap entries
 // (ordering by the index's equality property first is what lets the planner use its order); the
 // receivers and channel branches expand only the viewer's own edges. The top of the union is
-// within the branches' tops, so nothing sorts more than 4 × $cap rows. The fragment re-checks the
-// merged rows so that the rule itself is still stated in one place only. $since bounds every
-// branch from below (the epoch for the timeline view, the cutoff for the export).
+// within the branches' tops, so nothing sorts more than 4 × $cap rows. Each branch is one ground
+// of the rule, written as cypher/fragments/can-see.cypher writes it, so every merged row is visible
+// and is not judged again (judging them again was a sixth of this query's time); a change to the
+// rule must change these branches too (test/security/visibility-model.int.test.ts compares the
+// timeline with a model of the rule). $since bounds every branch from below (the epoch for the
+// timeline view, the cutoff for the export).
 CALL () {
   MATCH (m:Message)
   WHERE m.author_uid = $viewer_uid AND m.created_at >= datetime($since)
@@ -24,8 +27,6 @@ CALL () {
   WHERE m.public = true AND m.created_at >= datetime($since)
   RETURN m ORDER BY m.public DESC, m.created_at DESC, m.id DESC LIMIT $cap
 }
-WITH m
-WHERE {{can_see(m)}}
 RETURN m.id AS id
 ORDER BY m.created_at DESC, m.id DESC
 SKIP $skip LIMIT $take

@@ -244,16 +244,16 @@ export function isEntityNotFound(error: unknown): boolean {
 /** Converts driver values into plain JSON-ready values. */
 export function toPlain(value: unknown): unknown {
   if (value === null || value === undefined) return null;
+  // Strings, numbers and booleans leave first: most values are one, and the driver's type tests
+  // below showed in profiles of page reads while every string went through them.
+  if (typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map(toPlain);
   if (neo4j.isDateTime(value)) return value.toStandardDate().toISOString();
   if (neo4j.isDate(value)) return value.toString();
   if (neo4j.isInt(value)) return value.toNumber();
-  if (typeof value === 'object') {
-    if ('properties' in value && 'labels' in value)
-      return toPlain((value as { properties: unknown }).properties);
-    const out: Row = {};
-    for (const [k, v] of Object.entries(value)) out[k] = toPlain(v);
-    return out;
-  }
-  return value;
+  if ('properties' in value && 'labels' in value)
+    return toPlain((value as { properties: unknown }).properties);
+  const out: Row = {};
+  for (const [k, v] of Object.entries(value)) out[k] = toPlain(v);
+  return out;
 }
