@@ -58,10 +58,12 @@ export interface TestServer {
 
 export interface TestServerOptions {
   /**
-   * Run the webhook dispatcher in this server. Off by default: every test file shares one database,
-   * and a dispatcher would also send (or, with private targets refused, fail) other files' deliveries.
+   * Run the webhook dispatcher in this server, claiming only the deliveries of the users in this
+   * set (the file adds its bots as it makes them). Off by default: every test file shares one
+   * database, and a dispatcher claiming everything would also send (or, with private targets
+   * refused, fail) other files' deliveries, or lease deliveries another file means to claim itself.
    */
-  webhooks?: boolean;
+  webhooksFor?: ReadonlySet<string>;
 }
 
 export async function startTestServer(
@@ -100,8 +102,8 @@ export async function startTestServer(
   const app = await createApp(ctx);
   const server: Server = createServer(app.express);
   app.attach(server);
-  const dispatcher: WebhookDispatcher | undefined = options.webhooks
-    ? startWebhookDispatcher(ctx)
+  const dispatcher: WebhookDispatcher | undefined = options.webhooksFor
+    ? startWebhookDispatcher(ctx, { onlyUids: options.webhooksFor })
     : undefined;
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
