@@ -9,8 +9,7 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 let api: TestServer;
 
 beforeAll(async () => {
-  // The planner reads every event; no delivery of this file needs sending.
-  api = await startTestServer({}, { webhooksFor: new Set() });
+  api = await startTestServer({}, { webhooks: true });
 });
 
 afterAll(async () => {

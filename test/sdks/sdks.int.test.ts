@@ -23,10 +23,8 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
 import { botWithEndpoint, messageTo } from '../webhooks/webhook-helpers.js';
 
 let api: TestServer;
-/** The bots whose deliveries this file's dispatcher sends (other files claim their own). */
-const webhookBots = new Set<string>();
 beforeAll(async () => {
-  api = await startTestServer({ SKEIN_WEBHOOK_ALLOW_PRIVATE: 'true' }, { webhooksFor: webhookBots });
+  api = await startTestServer({ SKEIN_WEBHOOK_ALLOW_PRIVATE: 'true' }, { webhooks: true });
 });
 afterAll(async () => {
   await api.close();
@@ -233,7 +231,6 @@ describe('TypeScript SDK: verifyWebhook', () => {
   it('when a manager edits, deactivates, reactivates a bot and rotates its secret, then the SDK calls answer as the API does', async () => {
     const manager = await registerWriter(api);
     const bot = await botWithEndpoint(api, manager, receiver);
-    webhookBots.add(bot.uid);
     const client = clientOf(manager);
     expect(await client.updateManagedUser(bot.uid, { display_name: 'Renamed by SDK' })).toMatchObject({
       uid: bot.uid,
@@ -259,7 +256,6 @@ describe('TypeScript SDK: verifyWebhook', () => {
   it('when Skein delivers a webhook, then verifyWebhook accepts it and answers the event; an altered one throws', async () => {
     const manager = await registerWriter(api);
     const bot = await botWithEndpoint(api, manager, receiver);
-    webhookBots.add(bot.uid);
     const posted = await messageTo(api, manager, bot, 'signed hello');
     const { received, headers } = await deliveryOf(receiver, posted.id);
     const event = verifyWebhook(receiver.secret!, received.body, headers);

@@ -2,7 +2,7 @@
 // to it. Each test file starts its own server; tests isolate themselves with unique data.
 import { SessionCache } from '../../src/components/identity/session-cache.js';
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/app.js';
 import { startEventLog } from '../../src/components/event-log/event-log-services.js';
@@ -58,12 +58,37 @@ export interface TestServer {
 
 export interface TestServerOptions {
   /**
-   * Run the webhook dispatcher in this server, claiming only the deliveries of the users in this
-   * set (the file adds its bots as it makes them). Off by default: every test file shares one
-   * database, and a dispatcher claiming everything would also send (or, with private targets
-   * refused, fail) other files' deliveries, or lease deliveries another file means to claim itself.
+   * Run the webhook dispatcher in this server, claiming only the deliveries of the bots made through
+   * this server (POST /v1/managed/users, from the file's tests or from the SDKs' own test suites it
+   * runs). Off by default. Every test file shares one database, and a dispatcher that claimed
+   * everything also sent (or, with private targets refused, failed) other files' deliveries, and
+   * leased the ones webhooks.int.test.ts's claim race was about to claim.
    */
-  webhooksFor?: ReadonlySet<string>;
+  webhooks?: boolean;
+}
+
+/**
+ * Serves `handler`, adding to `made` the uid of every bot made through it: the answer of a
+ * successful POST /v1/managed/users is the new user.
+ */
+function recordingManagedUsers(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  made: Set<string>,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    if (req.method === 'POST' && req.url?.split('?')[0] === '/v1/managed/users') {
+      const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+      res.end = ((...args: unknown[]) => {
+        const [chunk] = args;
+        if (res.statusCode === 201 && (typeof chunk === 'string' || Buffer.isBuffer(chunk))) {
+          const uid = (JSON.parse(chunk.toString()) as { uid?: unknown }).uid;
+          if (typeof uid === 'string') made.add(uid);
+        }
+        return end(...args);
+      }) as ServerResponse['end'];
+    }
+    handler(req, res);
+  };
 }
 
 export async function startTestServer(
@@ -100,10 +125,13 @@ export async function startTestServer(
   const ctx: AppContext = { config, db, log, limits, events, metrics, sessions };
   await bootstrapAdmin(ctx);
   const app = await createApp(ctx);
-  const server: Server = createServer(app.express);
+  const botsMadeHere = new Set<string>();
+  const server: Server = createServer(
+    options.webhooks ? recordingManagedUsers(app.express, botsMadeHere) : app.express,
+  );
   app.attach(server);
-  const dispatcher: WebhookDispatcher | undefined = options.webhooksFor
-    ? startWebhookDispatcher(ctx, { onlyUids: options.webhooksFor })
+  const dispatcher: WebhookDispatcher | undefined = options.webhooks
+    ? startWebhookDispatcher(ctx, { onlyUids: botsMadeHere })
     : undefined;
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
