@@ -116,8 +116,8 @@ export async function startEmbeddedNeo4j(options: EmbeddedOptions): Promise<Embe
     {
       env: {
         ...process.env,
-        // glibc gives each thread that mallocs an arena of its own (up to 8 per core); Neo4j's
-        // Bolt and page-cache threads each kept one mostly empty. Two are plenty for its native use.
+        // glibc gives threads that malloc arenas of their own (up to 8 per core), which Neo4j's
+        // many threads leave mostly empty; two arenas saved 28 MiB (docs/benchmarks.md).
         MALLOC_ARENA_MAX: '2',
         SKEIN_NEO4J_HOME: path.join(options.dataDir, 'neo4j'),
         SKEIN_NEO4J_PORT: String(options.port),
