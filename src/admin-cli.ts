@@ -6,6 +6,7 @@
 //   create-bot <manager_tag> <bot_tag> [name] a bot managed by that user, API access for both, and its
 //                                             first API key (printed once)
 import { SessionCache } from './components/identity/session-cache.js';
+import { ViewCache } from './platform/http/view-cache.js';
 import {
   createBotWithKey,
   grantScopesByTag,
@@ -110,14 +111,16 @@ async function main(): Promise<number> {
     // The same event log as the service's, so anything a command records reaches its sockets.
     const events = await startEventLog(config, db, log, metrics);
     const limits = createRateLimits(config);
-    // With REDIS_URL, what a command changes empties the running instances' session caches.
+    // With REDIS_URL, what a command changes empties the running instances' session and view caches.
     const sessions = await SessionCache.start(config, db, log);
+    const views = await ViewCache.start(config, db, log, metrics);
     close = async () => {
       await events.stop();
       await limits.close();
       await sessions.close();
+      await views.close();
     };
-    console.log(await run(args, { config, db, log, limits, events, metrics, sessions }));
+    console.log(await run(args, { config, db, log, limits, events, metrics, sessions, views }));
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {

@@ -8,6 +8,7 @@ import { startEventLog } from './components/event-log/event-log-services.js';
 import { startWebhookDispatcher } from './components/webhooks/webhook-dispatcher.js';
 import { bootstrapAdmin } from './components/admin/administer-users.js';
 import { SessionCache } from './components/identity/session-cache.js';
+import { ViewCache } from './platform/http/view-cache.js';
 import type { Config } from './platform/config.js';
 import type { AppContext } from './platform/context.js';
 import type { Logger } from './platform/logger.js';
@@ -68,7 +69,8 @@ export async function runService(
     const events = await startEventLog(config, db, log, metrics);
     const limits = createRateLimits(config);
     const sessions = await SessionCache.start(config, db, log);
-    const ctx: AppContext = { config, db, log, limits, events, metrics, sessions };
+    const views = await ViewCache.start(config, db, log, metrics);
+    const ctx: AppContext = { config, db, log, limits, events, metrics, sessions, views };
     await bootstrapAdmin(ctx);
     const app = await createApp(ctx);
     const server = createServer(app.express);
@@ -101,6 +103,7 @@ export async function runService(
         await events.stop();
         await limits.close();
         await sessions.close();
+        await views.close();
         await db.close();
         await embedded?.stop();
       },

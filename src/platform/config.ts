@@ -55,6 +55,7 @@ const EnvSchema = z.object({
     .default('256m'),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   SKEIN_SESSION_TTL_SECONDS: positiveInt.default(30 * 24 * 3600),
+  SKEIN_VIEW_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(32),
   SKEIN_RATE_LIMIT_AUTH_PER_MIN: positiveInt.default(60),
   SKEIN_LOGIN_FAILURES_PER_15_MIN: positiveInt.default(10),
   SKEIN_RATE_LIMIT_POSTS_PER_MIN: positiveInt.default(300),
@@ -130,6 +131,8 @@ export interface Config {
   };
   redisUrl: string | undefined;
   sessionTtlSeconds: number;
+  /** Budget of the cache of read answers (http/view-cache.ts), in MiB; 0 switches it off. */
+  viewCacheMb: number;
   rateLimits: {
     authPerMinute: number;
     loginFailuresPer15Min: number;
@@ -267,6 +270,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     redisUrl: e.REDIS_URL,
     sessionTtlSeconds: e.SKEIN_SESSION_TTL_SECONDS,
+    viewCacheMb: e.SKEIN_VIEW_CACHE_MB,
     rateLimits: {
       authPerMinute: e.SKEIN_RATE_LIMIT_AUTH_PER_MIN,
       loginFailuresPer15Min: e.SKEIN_LOGIN_FAILURES_PER_15_MIN,

@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import type { Database } from './neo4j/database.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
+import type { ViewCache } from './http/view-cache.js';
 import type { RateLimits } from './rate-limits.js';
 
 export interface AppContext {
@@ -18,4 +19,6 @@ export interface AppContext {
   metrics: Metrics;
   /** Session records read recently, emptied on every instance when what they grant changes. */
   sessions: SessionCache;
+  /** Answers of the cacheable reads, emptied on every instance by any write that may change them. */
+  views: ViewCache;
 }

@@ -23,6 +23,8 @@ export interface Metrics {
   bookmarkLookups: Counter<'outcome'>;
   /** Causal bookmarks of a committed write recorded in Redis for the request's credential. */
   bookmarkRecords: Counter<'outcome'>;
+  /** Cacheable reads answered from the view cache (hit) or from Neo4j (miss). */
+  viewCacheLookups: Counter<'outcome'>;
   /** Set by the webhook component: how many deliveries wait (read at each scrape). */
   webhookQueueDepth: Gauge;
 }
@@ -105,6 +107,12 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
     bookmarkRecords: new Counter({
       name: 'skein_neo4j_bookmark_records_total',
       help: 'Committed writes whose bookmarks were recorded in Redis for the next requests of their credential: ok, error.',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    viewCacheLookups: new Counter({
+      name: 'skein_view_cache_lookups_total',
+      help: 'Reads of cacheable routes (a message, a page, a thread, a search) answered from the view cache (hit) or from Neo4j (miss).',
       labelNames: ['outcome'],
       registers,
     }),

@@ -1,6 +1,7 @@
 // The HTTP platform: health and readiness, the OpenAPI document against the routes the app
 // serves, body parsing failures, the error shape, and headers.
 import { SessionCache } from '../../src/components/identity/session-cache.js';
+import { ViewCache } from '../../src/platform/http/view-cache.js';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -238,6 +239,7 @@ describe('GET /healthz and /readyz', () => {
       password: 'unused',
       database: undefined,
     });
+    const metrics = createMetrics({ defaults: false });
     const app = await createApp({
       config,
       db,
@@ -245,8 +247,9 @@ describe('GET /healthz and /readyz', () => {
       limits: createRateLimits(config),
       // No database, so no router can start: only the bus is there, for the app to be built.
       events: { bus: new LocalEventBus() } as unknown as EventLogServices,
-      metrics: createMetrics({ defaults: false }),
+      metrics,
       sessions: await SessionCache.start(config, db, createLogger('silent')),
+      views: await ViewCache.start(config, db, createLogger('silent'), metrics),
     });
     const server = createServer(app.express).listen(0, '127.0.0.1');
     await once(server, 'listening');

@@ -2,7 +2,8 @@
 // Skein processes on one Neo4j and one Redis, each with its own data folder and one shared files
 // folder, the way a deployment runs them. A socket on A hears posts made on B; a replay from A
 // after posts on B is exact; a logout, password change or scope change on one instance ends what
-// the other had cached at once; a file uploaded on A downloads from B; and killing B with SIGKILL in
+// the other had cached at once, and so do a recipient removed or a message deleted on A for the
+// answers B's view cache kept; a file uploaded on A downloads from B; and killing B with SIGKILL in
 // the middle of a load alternating between them loses no acknowledged message, no event and no
 // webhook delivery.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -61,6 +62,27 @@ function processApi(url: string): TestServer {
   return { url, request } as unknown as TestServer;
 }
 
+const METRICS_TOKEN = 'metrics-token-for-multi-instance-tests';
+
+/** How many reads `api` has answered from its view cache so far (GET /metrics). */
+async function viewCacheHits(api: TestServer): Promise<number> {
+  const res = await fetch(`${api.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  const line = (await res.text())
+    .split('\n')
+    .find((l) => l.startsWith('skein_view_cache_lookups_total{outcome="hit"'));
+  return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
+}
+
+/** Reads `pathname` twice on `api`, the second time from its view cache; answers the status. */
+async function readTwice(api: TestServer, token: string, pathname: string): Promise<number> {
+  const first = await api.request('GET', pathname, { token });
+  const before = await viewCacheHits(api);
+  const second = await api.request('GET', pathname, { token });
+  expect(second.status).toBe(first.status);
+  expect(await viewCacheHits(api)).toBeGreaterThan(before);
+  return second.status;
+}
+
 async function startInstance(name: 'a' | 'b' | 'c', redisUrl = redis.url): Promise<TestServer> {
   const port = await freePort();
   const process = await startServiceProcess({
@@ -77,6 +99,7 @@ async function startInstance(name: 'a' | 'b' | 'c', redisUrl = redis.url): Promi
     SKEIN_RATE_LIMIT_ACTIONS_PER_MIN: '100000',
     // The webhook receiver listens on 127.0.0.1.
     SKEIN_WEBHOOK_ALLOW_PRIVATE: 'true',
+    SKEIN_METRICS_TOKEN: METRICS_TOKEN,
     LOG_LEVEL: 'silent',
   });
   const api = processApi(process.url);
@@ -210,6 +233,33 @@ describe('two instances on one Neo4j and one Redis', () => {
     expect(refused.status).toBe(403);
     expect((await a.request('POST', '/v1/auth/logout', { token: user.token })).status).toBe(200);
     expect((await c.request('GET', '/v1/auth/session', { token: user.token })).status).toBe(401);
+  });
+
+  it('when a recipient is removed on A, then B, which had kept the message and the timeline, answers without it at once', async () => {
+    const [author, reader] = await Promise.all([registerWriter(a), registerWriter(a)]);
+    const id = await post(a, author, reader, 'kept on B');
+    expect(await readTwice(b, reader.token, `/v1/messages/${id}`)).toBe(200);
+    expect(await readTwice(b, reader.token, '/v1/messages/timeline')).toBe(200);
+    const removed = await a.request('DELETE', '/v1/recipients/remove', {
+      token: author.token,
+      body: { recipient_uid: reader.uid, message_id: id },
+    });
+    expect(removed.status).toBe(200);
+    expect((await b.request('GET', `/v1/messages/${id}`, { token: reader.token })).status).toBe(404);
+    const timeline = await b.request<{ messages: { id: string }[] }>('GET', '/v1/messages/timeline', {
+      token: reader.token,
+    });
+    expect(timeline.body.messages.map((m) => m.id)).not.toContain(id);
+  });
+
+  it('when a message is deleted on A, then B answers 404 for the message and the thread it had kept', async () => {
+    const [author, reader] = await Promise.all([registerWriter(a), registerWriter(a)]);
+    const id = await post(a, author, reader, 'kept on B, then deleted');
+    expect(await readTwice(b, reader.token, `/v1/messages/${id}`)).toBe(200);
+    expect(await readTwice(b, reader.token, `/v1/messages/${id}/thread`)).toBe(200);
+    expect((await a.request('DELETE', `/v1/messages/${id}`, { token: author.token })).status).toBe(200);
+    expect((await b.request('GET', `/v1/messages/${id}`, { token: reader.token })).status).toBe(404);
+    expect((await b.request('GET', `/v1/messages/${id}/thread`, { token: reader.token })).status).toBe(404);
   });
 
   it('when a bot is deactivated on A, then B refuses its delegated session at once although B had just accepted it', async () => {

@@ -1,6 +1,7 @@
 // Runs the real app in the test process against the run's Neo4j, on a free port, and speaks HTTP
 // to it. Each test file starts its own server; tests isolate themselves with unique data.
 import { SessionCache } from '../../src/components/identity/session-cache.js';
+import { ViewCache } from '../../src/platform/http/view-cache.js';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -122,7 +123,8 @@ export async function startTestServer(
   const events = await startEventLog(config, db, log, metrics);
   const limits = createRateLimits(config);
   const sessions = await SessionCache.start(config, db, log);
-  const ctx: AppContext = { config, db, log, limits, events, metrics, sessions };
+  const views = await ViewCache.start(config, db, log, metrics);
+  const ctx: AppContext = { config, db, log, limits, events, metrics, sessions, views };
   await bootstrapAdmin(ctx);
   const app = await createApp(ctx);
   const botsMadeHere = new Set<string>();
@@ -180,6 +182,7 @@ export async function startTestServer(
       await events.stop();
       await limits.close();
       await sessions.close();
+      await views.close();
       await db.close();
     },
   };

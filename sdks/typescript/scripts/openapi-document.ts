@@ -2,6 +2,7 @@
 // route registers itself in the document as it mounts), with a database handle that never connects,
 // and the document is read from GET /v1/openapi.json of that app on a loopback port.
 import { SessionCache } from '../../../src/components/identity/session-cache.js';
+import { ViewCache } from '../../../src/platform/http/view-cache.js';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -37,14 +38,16 @@ export async function buildOpenApiDocument(): Promise<Record<string, unknown>> {
   const limits = createRateLimits(config);
   // Mounting routes does not touch the event log; serving the document does not either.
   const events = {} as EventLogServices;
+  const metrics = createMetrics({ defaults: false });
   const ctx: AppContext = {
     config,
     db,
     log: createLogger(config.logLevel),
     limits,
     events,
-    metrics: createMetrics({ defaults: false }),
+    metrics,
     sessions: await SessionCache.start(config, db, createLogger(config.logLevel)),
+    views: await ViewCache.start(config, db, createLogger(config.logLevel), metrics),
   };
   const app = await createApp(ctx);
   const server = createServer(app.express);

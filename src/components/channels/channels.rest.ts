@@ -168,6 +168,7 @@ export function mountChannelRoutes(routes: RouteTable, ctx: AppContext): void {
       'Members only. The messages included in the channel, newest first, as a PaginatedMessagesResponse ' +
       '(`skip` ≥ 0, `limit` 1–100, default 15). Needs `messages.read`.',
     auth: 'required',
+    cacheable: true,
     params: schemas.ChannelIdParam,
     query: schemas.ChannelMessagesQuery,
     response: PaginatedMessages,

@@ -6,15 +6,15 @@
 // A cached record must never outlive a change to what it holds. Any committed write that ran a
 // statement able to change a session, a user's grant or an API key (AUTH_STATEMENTS) empties the
 // cache of this instance at once, and of every other instance through Redis when REDIS_URL is set
-// (AuthInvalidationBus); before a cached record answers, the instance makes sure it has heard every
+// (InvalidationBus, channel `skein:auth`); before a cached record answers, the instance makes sure it has heard every
 // invalidation published before the request (caughtUp). A lookup that was already running when the
 // cache was emptied does not store its (possibly older) answer: each lookup notes the cache's
 // generation before it reads and stores only if no emptying happened since. Should Redis lose the
 // news, TTL_MS bounds how long another instance may still accept a revoked session.
 import type { Config } from '../../platform/config.js';
 import type { Logger } from '../../platform/logger.js';
+import { createInvalidationBus, type InvalidationBus } from '../../platform/invalidation-bus.js';
 import type { Database } from '../../platform/neo4j/database.js';
-import { createAuthInvalidationBus, type AuthInvalidationBus } from './auth-invalidation-bus.js';
 import type { FoundSession } from './identity-repository.js';
 
 const TTL_MS = 5_000;
@@ -45,10 +45,10 @@ export class SessionCache {
   private readonly entries = new Map<string, Entry>();
   private generation = 0;
 
-  private constructor(private readonly bus: AuthInvalidationBus) {}
+  private constructor(private readonly bus: InvalidationBus) {}
 
   static async start(config: Config, db: Database, log: Logger): Promise<SessionCache> {
-    const bus = await createAuthInvalidationBus(config, log);
+    const bus = await createInvalidationBus(config, log, 'skein:auth', 'auth');
     const cache = new SessionCache(bus);
     bus.subscribe(() => cache.clearLocal());
     db.onCommit(async (statements) => {

@@ -26,6 +26,7 @@ export function mountMessageRoutes(routes: RouteTable, ctx: AppContext): void {
     tag: TAG,
     summary: 'Read a message',
     auth: 'required',
+    cacheable: true,
     params: schemas.MessageIdParam,
     response: schemas.MessageOutput,
     errors: { 404: 'Not found, or not visible to you (the same answer).' },

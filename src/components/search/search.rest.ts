@@ -61,6 +61,7 @@ export function mountSearchRoutes(routes: RouteTable, ctx: AppContext): void {
       'authentication needed: anonymous callers search public messages only; a signed-in caller needs ' +
       '`messages.read` and searches every message they may see. Paginated (default limit 15).',
     auth: 'optional',
+    cacheable: true,
     query: SearchQuery,
     response: PaginatedMessages,
     errors: {

@@ -44,6 +44,7 @@ export function mountThreadRoutes(routes: RouteTable, ctx: AppContext): void {
       'to, and public messages. With `channel_id`, only the messages included in that channel. ' +
       'Paginated (default limit 15); `has_more` tells whether a next page exists. Needs `messages.read`.',
     auth: 'required',
+    cacheable: true,
     query: schemas.TimelineQuery,
     response: PaginatedMessages,
     errors: CHANNEL_ERRORS,
@@ -64,6 +65,7 @@ export function mountThreadRoutes(routes: RouteTable, ctx: AppContext): void {
       'only messages included in that channel count, both for choosing threads and for their entries. ' +
       'Paginated (default limit 15). Needs `messages.read`.',
     auth: 'required',
+    cacheable: true,
     query: schemas.InboxQuery,
     response: PaginatedMessages,
     errors: CHANNEL_ERRORS,
@@ -84,6 +86,7 @@ export function mountThreadRoutes(routes: RouteTable, ctx: AppContext): void {
       'The cost grows with what is unread, not with your history. Paginated over threads (default ' +
       'limit 15). Needs `messages.read`.',
     auth: 'required',
+    cacheable: true,
     query: schemas.UnreadQuery,
     response: schemas.UnreadCountsResponse,
     errors: { 403: 'messages.read missing.' },
@@ -117,6 +120,7 @@ export function mountThreadRoutes(routes: RouteTable, ctx: AppContext): void {
       'message in each thread, newest first. With `channel_id`, only messages included in that channel ' +
       'count (your messages, and the root as an entry). Paginated (default limit 6). Needs `messages.read`.',
     auth: 'required',
+    cacheable: true,
     query: schemas.HistoryQuery,
     response: PaginatedMessages,
     errors: CHANNEL_ERRORS,
@@ -152,6 +156,7 @@ export function mountThreadRoutes(routes: RouteTable, ctx: AppContext): void {
       'do not change thread membership. Paginated (default limit 15); `has_more` tells whether a next ' +
       'page exists. Needs `messages.read`.',
     auth: 'required',
+    cacheable: true,
     params: MessageIdParam,
     query: schemas.ThreadMessagesQuery,
     response: PaginatedMessages,
@@ -174,6 +179,7 @@ export function mountThreadRoutes(routes: RouteTable, ctx: AppContext): void {
       'first (ties broken by id). Paginated (default limit 15); `has_more` tells whether a next page ' +
       'exists. Needs `messages.read`.',
     auth: 'required',
+    cacheable: true,
     params: UidParam,
     query: schemas.ConversationQuery,
     response: PaginatedMessages,
@@ -206,6 +212,7 @@ export function mountThreadRoutes(routes: RouteTable, ctx: AppContext): void {
       'nearest are kept (by |depth|, downward first on a tie) and `truncated` is true when any message ' +
       'within the asked depths was left out. Messages are ordered by depth, then time. Needs `messages.read`.',
     auth: 'required',
+    cacheable: true,
     params: MessageIdParam,
     query: schemas.TraverseQuery,
     response: schemas.TraversalResponse,
@@ -226,6 +233,7 @@ export function mountThreadRoutes(routes: RouteTable, ctx: AppContext): void {
       'first. `root_id` is the thread root, or null when you may not see the root. Stitches do not ' +
       'change thread membership. Needs `messages.read`.',
     auth: 'required',
+    cacheable: true,
     params: MessageIdParam,
     response: schemas.TreeIdsResponse,
     errors: {

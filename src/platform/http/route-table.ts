@@ -14,6 +14,7 @@ import { assertSameOriginForCookieWrite } from './csrf.js';
 import { readCredentials } from './credentials.js';
 import { methodNotAllowed } from './method-not-allowed.js';
 import { sessionCookies, type SessionCookies } from './session-cookies.js';
+import { viewKey } from './view-cache.js';
 
 export type { Authenticator };
 
@@ -79,6 +80,13 @@ interface RouteBase<B extends ZodType, Q extends ZodType, P extends ZodType, R e
   send?: (res: Response, result: z.infer<R>) => Promise<void>;
   /** Media type of the success response in OpenAPI (default application/json). */
   responseType?: string;
+  /**
+   * A signed-in caller's answer may be kept in the view cache (view-cache.ts) and given again for
+   * the same caller and URL until a write may have changed it. Only for GET routes whose answer is
+   * a function of the caller, the URL and the graph (a message view), and whose handler writes
+   * nothing. Anonymous answers are not kept.
+   */
+  cacheable?: boolean;
 }
 
 interface AuthedRoute<
@@ -118,6 +126,8 @@ export class RouteTable {
   add<B extends ZodType, Q extends ZodType, P extends ZodType, R extends ZodType>(
     spec: RouteSpec<B, Q, P, R>,
   ): void {
+    if (spec.cacheable && spec.method !== 'get')
+      throw new Error(`${spec.method} ${spec.path}: only GET routes may be cacheable`);
     this.document(spec);
     this.pending.push({
       path: spec.path,
@@ -174,6 +184,17 @@ export class RouteTable {
       // The later limit's headers win: an account's write budget is the one a client paces by.
       setLimitHeaders(res, await consumeAccountLimit(spec.accountLimit(this.ctx.limits), caller));
     }
+    // A kept answer was validated when it was made from this same URL, so it is sent as it is.
+    const views = this.ctx.views;
+    const cacheKey = spec.cacheable && caller ? viewKey(caller, req.originalUrl) : null;
+    if (cacheKey !== null) {
+      const kept = await views.lookup(cacheKey);
+      if (kept !== null) {
+        res.status(200).type('json').send(kept);
+        return;
+      }
+    }
+    const mark = views.mark();
 
     const options = {
       missingIsBadRequest: spec.missingIsBadRequest ?? false,
@@ -199,7 +220,12 @@ export class RouteTable {
         : await spec.handler(request);
     res.status(spec.status ?? 200);
     if (spec.send) await spec.send(res, result);
-    else res.json(result);
+    else if (cacheKey !== null) {
+      // What res.json would send (no JSON settings are changed in app.ts), kept on the way.
+      const body = JSON.stringify(result);
+      views.store(cacheKey, mark, body);
+      res.type('json').send(body);
+    } else res.json(result);
   }
 
   private document<B extends ZodType, Q extends ZodType, P extends ZodType, R extends ZodType>(

@@ -29,6 +29,9 @@ export interface Tx {
  */
 export type CommitListener = (statements: ReadonlySet<string>) => Promise<void>;
 
+/** What commit listeners are told a runText write ran. */
+const RAW_TEXT: ReadonlySet<string> = new Set(['schema/raw-text']);
+
 export class Database {
   private metrics: Metrics | undefined;
   private readonly commitListeners: CommitListener[] = [];
@@ -158,6 +161,8 @@ export class Database {
     const session = this.session('WRITE');
     try {
       const result = await session.run(text, params);
+      // A schema version may change data a cache holds (it is told the text has no name).
+      for (const listener of this.commitListeners) await listener(RAW_TEXT);
       return result.records.map(toRow);
     } finally {
       await session.close();

@@ -1,12 +1,13 @@
-// Tells every instance sharing the database that what sessions grant has changed, so that each
-// empties its session cache (session-cache.ts). Without REDIS_URL there is only this instance and
-// nothing to send; with it, the news goes out on the Redis channel `skein:auth`, which every
+// Tells every instance sharing the database that something a cache holds has changed, so that each
+// empties that cache: the session cache (`skein:auth`, session-cache.ts) and the view cache
+// (`skein:views`, view-cache.ts) each have a bus of their own. Without REDIS_URL there is only this
+// instance and nothing to send; with it, the news goes out on the cache's Redis channel, which every
 // instance (this one included, harmlessly) hears. Publishing never fails a request: a lost message
-// is logged, and the cache's short TTL bounds what it costs.
-import type { Config } from '../../platform/config.js';
-import type { Logger } from '../../platform/logger.js';
+// is logged, and the caches' short TTL bounds what it costs.
+import type { Config } from './config.js';
+import type { Logger } from './logger.js';
 
-export interface AuthInvalidationBus {
+export interface InvalidationBus {
   /** Tells the other instances; resolves when sent, or when sending failed (logged). */
   publish(): Promise<void>;
   /** Calls `listener` whenever another instance (or this one, through Redis) published. */
@@ -19,20 +20,28 @@ export interface AuthInvalidationBus {
   close(): Promise<void>;
 }
 
-export const AUTH_CHANNEL = 'skein:auth';
 const PUBLISH_TIMEOUT_MS = 1000;
-/** How long a cached session waits to learn whether it was invalidated before it is read afresh. */
+/** How long a cached entry waits to learn whether it was invalidated before it is read afresh. */
 const PING_TIMEOUT_MS = 250;
 const CONNECT_TIMEOUT_MS = 10_000;
 
-const singleInstance: AuthInvalidationBus = {
+const singleInstance: InvalidationBus = {
   publish: () => Promise.resolve(),
   subscribe: () => undefined,
   caughtUp: () => Promise.resolve(true),
   close: () => Promise.resolve(),
 };
 
-export async function createAuthInvalidationBus(config: Config, log: Logger): Promise<AuthInvalidationBus> {
+/**
+ * The bus of one cache. `channel` is its Redis channel; `cache` names it in connection names and
+ * logs (for example `auth`).
+ */
+export async function createInvalidationBus(
+  config: Config,
+  log: Logger,
+  channel: string,
+  cache: string,
+): Promise<InvalidationBus> {
   if (!config.redisUrl) return singleInstance;
   const { Redis } = await import('ioredis');
   const options = { lazyConnect: true, connectTimeout: CONNECT_TIMEOUT_MS };
@@ -41,20 +50,29 @@ export async function createAuthInvalidationBus(config: Config, log: Logger): Pr
     enableOfflineQueue: false,
     commandTimeout: PUBLISH_TIMEOUT_MS,
     maxRetriesPerRequest: 0,
-    connectionName: 'skein-auth-publisher',
+    connectionName: `skein-${cache}-publisher`,
   });
   // The subscriber resubscribes by itself after a reconnect (ioredis autoResubscribe).
-  const subscriber = new Redis(config.redisUrl, { ...options, connectionName: 'skein-auth-subscriber' });
+  const subscriber = new Redis(config.redisUrl, { ...options, connectionName: `skein-${cache}-subscriber` });
   for (const connection of [publisher, subscriber]) {
-    connection.on('error', (error: Error) => log.warn({ err: error }, 'Redis connection error (auth cache)'));
+    connection.on('error', (error: Error) =>
+      log.warn({ err: error }, `Redis connection error (${cache} cache)`),
+    );
   }
   const listeners: (() => void)[] = [];
-  subscriber.on('message', (channel: string) => {
-    if (channel === AUTH_CHANNEL) for (const listener of listeners) listener();
+  subscriber.on('message', (heard: string) => {
+    if (heard === channel) for (const listener of listeners) listener();
+  });
+  // Whatever was published while the subscriber was away is lost to it, so a reconnect counts as
+  // an invalidation: nothing kept from before the gap answers after it.
+  let connectedOnce = false;
+  subscriber.on('ready', () => {
+    if (connectedOnce) for (const listener of listeners) listener();
+    connectedOnce = true;
   });
   try {
     await Promise.all([publisher.connect(), subscriber.connect()]);
-    await subscriber.subscribe(AUTH_CHANNEL);
+    await subscriber.subscribe(channel);
   } catch (error) {
     publisher.disconnect();
     subscriber.disconnect();
@@ -64,7 +82,7 @@ export async function createAuthInvalidationBus(config: Config, log: Logger): Pr
   // PING, so once it answers, every invalidation published before it has been heard (the message
   // listener runs first). The write that published answered only after Redis took the PUBLISH, so
   // a request that follows it on any instance sees it: a delivery that is merely late cannot let a
-  // revoked session through. Callers of one event-loop turn share one PING.
+  // revoked session or a stale view through. Callers of one event-loop turn share one PING.
   // While Redis is away, nothing can be known and nothing waits: the cache is bypassed.
   let sharedPing: Promise<boolean> | null = null;
   const caughtUp = (): Promise<boolean> => {
@@ -88,9 +106,9 @@ export async function createAuthInvalidationBus(config: Config, log: Logger): Pr
     caughtUp,
     publish: async () => {
       try {
-        await publisher.publish(AUTH_CHANNEL, '1');
+        await publisher.publish(channel, '1');
       } catch (error) {
-        log.warn({ err: error }, 'Could not tell other instances to drop cached sessions');
+        log.warn({ err: error }, `Could not tell other instances to empty their ${cache} cache`);
       }
     },
     subscribe: (listener) => listeners.push(listener),
