@@ -8,10 +8,16 @@ import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 
 export interface InvalidationBus {
-  /** Tells the other instances; resolves when sent, or when sending failed (logged). */
-  publish(): Promise<void>;
-  /** Calls `listener` whenever another instance (or this one, through Redis) published. */
-  subscribe(listener: () => void): void;
+  /**
+   * Tells the other instances what to forget (`EVERYTHING` unless the cache says more); resolves
+   * when sent, or when sending failed (logged).
+   */
+  publish(what?: string): Promise<void>;
+  /**
+   * Calls `listener` with what to forget whenever another instance (or this one, through Redis)
+   * published, and with `EVERYTHING` when the subscriber reconnected.
+   */
+  subscribe(listener: (what: string) => void): void;
   /**
    * Resolves true once every message published before the call has reached the listeners, false
    * when that cannot be known (Redis unreachable): a cached record is then not to be trusted.
@@ -20,6 +26,8 @@ export interface InvalidationBus {
   close(): Promise<void>;
 }
 
+/** The message that tells a cache to forget everything. */
+export const EVERYTHING = '*';
 const PUBLISH_TIMEOUT_MS = 1000;
 /** How long a cached entry waits to learn whether it was invalidated before it is read afresh. */
 const PING_TIMEOUT_MS = 250;
@@ -59,15 +67,15 @@ export async function createInvalidationBus(
       log.warn({ err: error }, `Redis connection error (${cache} cache)`),
     );
   }
-  const listeners: (() => void)[] = [];
-  subscriber.on('message', (heard: string) => {
-    if (heard === channel) for (const listener of listeners) listener();
+  const listeners: ((what: string) => void)[] = [];
+  subscriber.on('message', (heard: string, what: string) => {
+    if (heard === channel) for (const listener of listeners) listener(what);
   });
   // Whatever was published while the subscriber was away is lost to it, so a reconnect counts as
   // an invalidation: nothing kept from before the gap answers after it.
   let connectedOnce = false;
   subscriber.on('ready', () => {
-    if (connectedOnce) for (const listener of listeners) listener();
+    if (connectedOnce) for (const listener of listeners) listener(EVERYTHING);
     connectedOnce = true;
   });
   try {
@@ -104,9 +112,9 @@ export async function createInvalidationBus(
   };
   return {
     caughtUp,
-    publish: async () => {
+    publish: async (what = EVERYTHING) => {
       try {
-        await publisher.publish(channel, '1');
+        await publisher.publish(channel, what);
       } catch (error) {
         log.warn({ err: error }, `Could not tell other instances to empty their ${cache} cache`);
       }

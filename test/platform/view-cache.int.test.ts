@@ -454,6 +454,64 @@ describe('new posts', () => {
   });
 });
 
+describe('whose kept answers a post ends', () => {
+  it('when two other users talk privately, then a third user’s kept answers stay kept', async () => {
+    const [alice, bob, carol] = await Promise.all([
+      registerWriter(api),
+      registerWriter(api),
+      registerWriter(api),
+    ]);
+    const mine = await postMessage(api, carol.token, {
+      content: `carol's ${word()}`,
+      recipients: [alice.tag],
+    });
+    await readCached(`/v1/messages/${mine.id}`, bearer(carol));
+    await readCached(TIMELINE, bearer(carol));
+
+    await postMessage(api, alice.token, { content: `only for bob ${word()}`, recipients: [bob.tag] });
+
+    await expectHit(`/v1/messages/${mine.id}`, bearer(carol));
+    await expectHit(TIMELINE, bearer(carol));
+  });
+
+  it('when a member posts into a channel, then every other member’s kept channel page and timeline show it', async () => {
+    const [alice, bob, carol] = await Promise.all([
+      registerCreator(api),
+      registerWriter(api),
+      registerWriter(api),
+    ]);
+    const channel = await createChannel(api, alice.token);
+    await addMember(api, alice.token, channel.id, { uid: bob.uid });
+    await addMember(api, alice.token, channel.id, { uid: carol.uid });
+    const first = await postMessage(api, alice.token, {
+      content: `first ${word()}`,
+      channel_ids: [channel.id],
+    });
+    const page = `/v1/channels/${channel.id}/messages`;
+    expect(ids((await readCached<Page>(page, bearer(carol))).body)).toEqual([first.id]);
+    expect(ids((await readCached<Page>(TIMELINE, bearer(carol))).body)).toContain(first.id);
+
+    const second = await postMessage(api, bob.token, {
+      content: `second ${word()}`,
+      channel_ids: [channel.id],
+    });
+
+    expect(ids((await get<Page>(page, bearer(carol))).body)).toEqual([second.id, first.id]);
+    expect(ids((await get<Page>(TIMELINE, bearer(carol))).body)).toContain(second.id);
+  });
+
+  it('when someone posts a public message, then a stranger’s kept search finds it', async () => {
+    const [alice, stranger] = await Promise.all([registerWriter(api), registerWriter(api)]);
+    const w = word();
+    const search = `/v1/messages/search?q=${w}`;
+    expect(ids((await readCached<Page>(search, bearer(stranger))).body)).toEqual([]);
+
+    const open = await postMessage(api, alice.token, { content: `for everyone ${w}`, public: true });
+
+    expect(ids((await get<Page>(search, bearer(stranger))).body)).toEqual([open.id]);
+  });
+});
+
 describe('ended credentials', () => {
   async function keptMessage(): Promise<{ user: TestUser; path: string }> {
     const user = await registerWriter(api, { apiAccess: true });

@@ -51,7 +51,7 @@ export class SessionCache {
     const bus = await createInvalidationBus(config, log, 'skein:auth', 'auth');
     const cache = new SessionCache(bus);
     bus.subscribe(() => cache.clearLocal());
-    db.onCommit(async (statements) => {
+    db.onCommit(async ({ statements }) => {
       if ([...statements].some(changesAuth)) await cache.invalidateEverywhere();
     });
     return cache;

@@ -150,6 +150,20 @@ export async function saveIdempotentAnswer(tx: Tx, key: string, response: string
   });
 }
 
+/**
+ * Everyone who may see the messages a post wrote, none of them public: the author, the recipients
+ * and the members of the channels they went into (the visibility rule's grounds).
+ */
+export async function postViewers(tx: Tx, authorUid: string, edges: NewMessageEdges): Promise<Set<string>> {
+  const viewers = new Set([authorUid, ...edges.receivers.map((r) => r.uid)]);
+  const channelIds = [...new Set(edges.inclusions.map((i) => i.channel_id))];
+  if (channelIds.length > 0) {
+    const rows = await tx.run('messages/channel-member-uids', { channel_ids: channelIds });
+    for (const row of rows) viewers.add(row.uid as string);
+  }
+  return viewers;
+}
+
 /** The (message, user) pairs of mentions where the user can see the message. */
 export async function findMentioned(
   tx: Tx,

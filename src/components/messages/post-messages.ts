@@ -26,6 +26,7 @@ import {
   findMentioned,
   findIdempotentAnswer,
   hydrateMessages,
+  postViewers,
   resolvePostRefs,
   saveIdempotentAnswer,
   type NewMessage,
@@ -154,6 +155,9 @@ async function attemptPost(
       ]);
       await writePost(tx, items, edges, events);
       recorded = events;
+      // Only their kept answers end (view-cache.ts). Members are read after the write, so anyone
+      // who joined before it is counted; a join is itself a write that ends every kept answer.
+      if (!items.some((item) => item.public)) tx.onlyVisibleTo(await postViewers(tx, caller.uid, edges));
     }
     // With an idempotency key the answer is stored with the write, so it is built inside it;
     // without, it is built after the commit, which keeps the write transaction (and its locks) short.

@@ -186,9 +186,10 @@ export class RouteTable {
     }
     // A kept answer was validated when it was made from this same URL, so it is sent as it is.
     const views = this.ctx.views;
-    const cacheKey = spec.cacheable && caller ? viewKey(caller, req.originalUrl) : null;
-    if (cacheKey !== null) {
-      const kept = await views.lookup(cacheKey);
+    const cached =
+      spec.cacheable && caller ? { key: viewKey(caller, req.originalUrl), viewer: caller.uid } : null;
+    if (cached) {
+      const kept = await views.lookup(cached.key);
       if (kept !== null) {
         res.status(200).type('json').send(kept);
         return;
@@ -220,10 +221,10 @@ export class RouteTable {
         : await spec.handler(request);
     res.status(spec.status ?? 200);
     if (spec.send) await spec.send(res, result);
-    else if (cacheKey !== null) {
+    else if (cached) {
       // What res.json would send (no JSON settings are changed in app.ts), kept on the way.
       const body = JSON.stringify(result);
-      views.store(cacheKey, mark, body);
+      views.store(cached.key, cached.viewer, mark, body);
       res.type('json').send(body);
     } else res.json(result);
   }

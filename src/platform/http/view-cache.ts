@@ -6,12 +6,15 @@
 // longer see. The rule is deliberately blunt, so that no write can be forgotten: every committed
 // write transaction empties the cache, of this instance at once and of every other instance through
 // Redis when REDIS_URL is set, before the write answers, unless every statement it ran is one that
-// cannot change any message view (VIEW_NEUTRAL: sessions, keys, webhook bookkeeping, the event
-// log's own numbering). Before a kept answer is served the instance makes sure it has heard every
-// invalidation published before the request (caughtUp), and a read that was already running when
-// the cache was emptied does not store its (possibly older) answer (the generation check). TTL_MS
-// bounds what a lost Redis message can cost. So the cache pays off while a deployment reads more
-// than it writes; under a steady stream of writes it is mostly empty, and reads cost what they did.
+// cannot change any message view (NEUTRAL: sessions, keys, webhook bookkeeping, the event log's own
+// numbering, reads). The one exception is the everyday write, a post that is not public: it says
+// whom its messages are visible to (Tx.onlyVisibleTo), and only their answers are forgotten. That
+// is sound because every view shows only messages its viewer may see (the visibility rule, checked
+// by test/security/visibility-model.int.test.ts), so a new message changes no one else's answers.
+// Before a kept answer is served the instance makes sure it has heard every invalidation published
+// before the request (caughtUp), and a read that was already running when its viewer's answers
+// were forgotten does not store its (possibly older) answer (the sequence check). TTL_MS bounds
+// what a lost Redis message can cost.
 //
 // The key holds the caller's uid, effective permissions and acting manager, so a credential with
 // fewer scopes never gets an answer another credential of the same account was given; logout, key
@@ -19,13 +22,17 @@
 // authentication before the cache is asked.
 import type { Caller } from '../auth/caller.js';
 import type { Config } from '../config.js';
-import { createInvalidationBus, type InvalidationBus } from '../invalidation-bus.js';
+import { EVERYTHING, createInvalidationBus, type InvalidationBus } from '../invalidation-bus.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
-import type { Database } from '../neo4j/database.js';
+import type { Committed, Database } from '../neo4j/database.js';
 
 const TTL_MS = 5_000;
 export const VIEWS_CHANNEL = 'skein:views';
+/** Past this many viewers a change forgets everything (one short message instead of a long one). */
+const MAX_NAMED_VIEWERS = 1_000;
+/** Viewers whose last forgetting is remembered; past it, everything is forgotten and it starts over. */
+const MAX_TRACKED_VIEWERS = 100_000;
 
 /** Statement folders whose writes change no message, audience, membership, user or read state. */
 const NEUTRAL_AREAS = ['identity/', 'webhooks/', 'event-log/'];
@@ -33,10 +40,34 @@ const NEUTRAL_AREAS = ['identity/', 'webhooks/', 'event-log/'];
 const NEUTRAL = new Set([
   // A stored upload shows nowhere until a message that attaches it is posted (another write).
   'files/create-file',
+  // Reads that run inside the post's transaction.
+  'messages/resolve-post-refs',
+  'messages/find-mentioned',
+  'messages/hydrate',
+  'messages/channel-member-uids',
+  // The stored answer of an idempotent post, which no view shows.
+  'messages/save-idempotent-answer',
 ]);
+/**
+ * The writes whose visibility claim (Tx.onlyVisibleTo) is trusted: they create messages and their
+ * edges, so what they change is seen by whoever may see those messages, and by no one else.
+ */
+const CREATES_MESSAGES = new Set(['messages/write-post']);
 
 export function changesViews(statement: string): boolean {
   return !NEUTRAL_AREAS.some((area) => statement.startsWith(area)) && !NEUTRAL.has(statement);
+}
+
+/** Whose answers a committed transaction may have changed: nobody, some viewers, or everybody. */
+export function viewersChanged({
+  statements,
+  visibleTo,
+}: Committed): 'nobody' | 'everybody' | ReadonlySet<string> {
+  const changing = [...statements].filter(changesViews);
+  if (changing.length === 0) return 'nobody';
+  if (visibleTo && visibleTo.size <= MAX_NAMED_VIEWERS && changing.every((s) => CREATES_MESSAGES.has(s)))
+    return visibleTo;
+  return 'everybody';
 }
 
 /** The cache key of `caller`'s answer to `url` (path and query string, as the client sent them). */
@@ -45,6 +76,7 @@ export function viewKey(caller: Caller, url: string): string {
 }
 
 interface Entry {
+  viewer: string;
   body: string;
   storedAt: number;
 }
@@ -52,8 +84,13 @@ interface Entry {
 export class ViewCache {
   /** In order of last use: the first entries are the first to go when the budget is spent. */
   private readonly entries = new Map<string, Entry>();
+  /** The keys of each viewer's entries. */
+  private readonly keysOf = new Map<string, Set<string>>();
   private size = 0;
-  private generation = 0;
+  /** Counts forgettings; a read notes it before it starts (mark) and stores only if none touched it since. */
+  private sequence = 0;
+  private everythingAt = 0;
+  private readonly viewerAt = new Map<string, number>();
 
   private constructor(
     private readonly bus: InvalidationBus,
@@ -65,10 +102,11 @@ export class ViewCache {
   static async start(config: Config, db: Database, log: Logger, metrics: Metrics): Promise<ViewCache> {
     const bus = await createInvalidationBus(config, log, VIEWS_CHANNEL, 'views');
     const cache = new ViewCache(bus, config.viewCacheMb * 1024 * 1024, metrics);
-    bus.subscribe(() => cache.clearLocal());
+    bus.subscribe((what) => cache.forgetLocal(what === EVERYTHING ? 'everybody' : what.split(',')));
     // Also with the cache switched off here: other instances may keep answers this write changes.
-    db.onCommit(async (statements) => {
-      if ([...statements].some(changesViews)) await cache.invalidateEverywhere();
+    db.onCommit(async (committed) => {
+      const viewers = viewersChanged(committed);
+      if (viewers !== 'nobody') await cache.forgetEverywhere(viewers);
     });
     return cache;
   }
@@ -93,27 +131,43 @@ export class ViewCache {
 
   /** To be taken before reading the answer that store() may keep. */
   mark(): number {
-    return this.generation;
+    return this.sequence;
   }
 
-  /** Keeps `body` as the answer for `key`, unless a write committed since `mark` was taken. */
-  store(key: string, mark: number, body: string): void {
-    if (mark !== this.generation || this.budget === 0) return;
+  /** Keeps `body` as `viewer`'s answer for `key`, unless their answers were forgotten since `mark`. */
+  store(key: string, viewer: string, mark: number, body: string): void {
+    if (this.budget === 0 || this.everythingAt > mark || (this.viewerAt.get(viewer) ?? 0) > mark) return;
     const cost = key.length + body.length;
     if (cost > this.budget / 8) return;
     this.remove(key);
-    while (this.size + cost > this.budget) {
-      const oldest = this.entries.keys().next().value as string;
-      this.remove(oldest);
-    }
-    this.entries.set(key, { body, storedAt: Date.now() });
+    while (this.size + cost > this.budget) this.remove(this.entries.keys().next().value as string);
+    this.entries.set(key, { viewer, body, storedAt: Date.now() });
+    let keys = this.keysOf.get(viewer);
+    if (!keys) this.keysOf.set(viewer, (keys = new Set()));
+    keys.add(key);
     this.size += cost;
   }
 
-  /** Empties this instance's cache now and tells the others (the write answers after that). */
-  async invalidateEverywhere(): Promise<void> {
-    this.clearLocal();
-    await this.bus.publish();
+  /** Forgets these viewers' answers (or all) here now and tells the others (the write answers after that). */
+  async forgetEverywhere(viewers: 'everybody' | ReadonlySet<string>): Promise<void> {
+    this.forgetLocal(viewers === 'everybody' ? viewers : [...viewers]);
+    await this.bus.publish(viewers === 'everybody' ? EVERYTHING : [...viewers].join(','));
+  }
+
+  private forgetLocal(viewers: 'everybody' | readonly string[]): void {
+    this.sequence++;
+    if (viewers === 'everybody' || this.viewerAt.size + viewers.length > MAX_TRACKED_VIEWERS) {
+      this.everythingAt = this.sequence;
+      this.viewerAt.clear();
+      this.entries.clear();
+      this.keysOf.clear();
+      this.size = 0;
+      return;
+    }
+    for (const viewer of viewers) {
+      this.viewerAt.set(viewer, this.sequence);
+      for (const key of this.keysOf.get(viewer) ?? []) this.remove(key);
+    }
   }
 
   private remove(key: string): void {
@@ -121,12 +175,9 @@ export class ViewCache {
     if (!entry) return;
     this.entries.delete(key);
     this.size -= key.length + entry.body.length;
-  }
-
-  private clearLocal(): void {
-    this.generation++;
-    this.entries.clear();
-    this.size = 0;
+    const keys = this.keysOf.get(entry.viewer);
+    keys?.delete(key);
+    if (keys?.size === 0) this.keysOf.delete(entry.viewer);
   }
 
   async close(): Promise<void> {

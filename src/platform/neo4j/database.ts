@@ -21,16 +21,27 @@ export interface Neo4jTarget {
 /** A unit of work inside one transaction: every statement commits together or not at all. */
 export interface Tx {
   run(name: string, params?: Params): Promise<Row[]>;
+  /**
+   * Says that what this transaction writes can be seen by these users only (a post that is not
+   * public: its author, recipients and the members of its channels). The view cache then forgets
+   * only their answers, for the statements it trusts such a claim about (view-cache.ts).
+   */
+  onlyVisibleTo(uids: Iterable<string>): void;
 }
 
-/**
- * Told, after a write transaction commits, the names of the statements it ran; the write answers
- * once every listener has finished.
- */
-export type CommitListener = (statements: ReadonlySet<string>) => Promise<void>;
+/** What a write transaction did, as its commit listeners are told. */
+export interface Committed {
+  /** The names of the statements it ran. */
+  statements: ReadonlySet<string>;
+  /** Whom it said its writes are visible to (Tx.onlyVisibleTo); null when it did not say. */
+  visibleTo: ReadonlySet<string> | null;
+}
 
-/** What commit listeners are told a runText write ran. */
-const RAW_TEXT: ReadonlySet<string> = new Set(['schema/raw-text']);
+/** Told, after a write transaction commits, what it did; the write answers once every listener has finished. */
+export type CommitListener = (committed: Committed) => Promise<void>;
+
+/** What commit listeners are told a runText write did (the text has no name). */
+const RAW_TEXT: Committed = { statements: new Set(['schema/raw-text']), visibleTo: null };
 
 export class Database {
   private metrics: Metrics | undefined;
@@ -96,8 +107,8 @@ export class Database {
    */
   async write(name: string, params: Params = {}): Promise<Row[]> {
     const rows = await this.autoCommit('WRITE', name, params);
-    const statements = new Set([name]);
-    for (const listener of this.commitListeners) await listener(statements);
+    const committed: Committed = { statements: new Set([name]), visibleTo: null };
+    for (const listener of this.commitListeners) await listener(committed);
     return rows;
   }
 
@@ -133,18 +144,26 @@ export class Database {
     const session = this.session('WRITE');
     const done = this.observe('write');
     const statements = new Set<string>();
+    let visibleTo: Set<string> | null = null;
     try {
-      const result = await session.executeWrite((mtx) =>
-        work({
+      const result = await session.executeWrite((mtx) => {
+        // A retried attempt starts over.
+        statements.clear();
+        visibleTo = null;
+        return work({
           run: (name, params = {}) => {
             statements.add(name);
             return runNamed(mtx, name, params);
           },
-        }),
-      );
+          onlyVisibleTo: (uids) => {
+            visibleTo ??= new Set();
+            for (const uid of uids) visibleTo.add(uid);
+          },
+        });
+      });
       done('ok');
       if (this.causal) await this.causal.written(session.lastBookmarks());
-      for (const listener of this.commitListeners) await listener(statements);
+      for (const listener of this.commitListeners) await listener({ statements, visibleTo });
       return result;
     } catch (error) {
       done('error');
