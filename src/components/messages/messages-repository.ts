@@ -152,16 +152,22 @@ export async function saveIdempotentAnswer(tx: Tx, key: string, response: string
 
 /**
  * Everyone who may see the messages a post wrote, none of them public: the author, the recipients
- * and the members of the channels they went into (the visibility rule's grounds).
+ * and the members of the channels they went into (the visibility rule's grounds). Null when they
+ * are more than `max` (a big channel), which the view cache treats as everybody anyway.
  */
-export async function postViewers(tx: Tx, authorUid: string, edges: NewMessageEdges): Promise<Set<string>> {
+export async function postViewers(
+  tx: Tx,
+  authorUid: string,
+  edges: NewMessageEdges,
+  max: number,
+): Promise<Set<string> | null> {
   const viewers = new Set([authorUid, ...edges.receivers.map((r) => r.uid)]);
   const channelIds = [...new Set(edges.inclusions.map((i) => i.channel_id))];
   if (channelIds.length > 0) {
-    const rows = await tx.run('messages/channel-member-uids', { channel_ids: channelIds });
+    const rows = await tx.run('messages/channel-member-uids', { channel_ids: channelIds, limit: max + 1 });
     for (const row of rows) viewers.add(row.uid as string);
   }
-  return viewers;
+  return viewers.size > max ? null : viewers;
 }
 
 /** The (message, user) pairs of mentions where the user can see the message. */

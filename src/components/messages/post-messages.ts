@@ -12,6 +12,7 @@ import { assertScope } from '../../platform/auth/scopes.js';
 import { newShortId } from '../../platform/auth/secrets.js';
 import type { Database, Tx } from '../../platform/neo4j/database.js';
 import type { AppContext } from '../../platform/context.js';
+import { MAX_NAMED_VIEWERS } from '../../platform/http/view-cache.js';
 import { constraintClash } from '../../platform/neo4j/unique-ids.js';
 import {
   announceEvents,
@@ -157,7 +158,10 @@ async function attemptPost(
       recorded = events;
       // Only their kept answers end (view-cache.ts). Members are read after the write, so anyone
       // who joined before it is counted; a join is itself a write that ends every kept answer.
-      if (!items.some((item) => item.public)) tx.onlyVisibleTo(await postViewers(tx, caller.uid, edges));
+      if (!items.some((item) => item.public)) {
+        const viewers = await postViewers(tx, caller.uid, edges, MAX_NAMED_VIEWERS);
+        if (viewers) tx.onlyVisibleTo(viewers);
+      }
     }
     // With an idempotency key the answer is stored with the write, so it is built inside it;
     // without, it is built after the commit, which keeps the write transaction (and its locks) short.

@@ -30,7 +30,7 @@ import type { Committed, Database } from '../neo4j/database.js';
 const TTL_MS = 5_000;
 export const VIEWS_CHANNEL = 'skein:views';
 /** Past this many viewers a change forgets everything (one short message instead of a long one). */
-const MAX_NAMED_VIEWERS = 1_000;
+export const MAX_NAMED_VIEWERS = 1_000;
 /** Viewers whose last forgetting is remembered; past it, everything is forgotten and it starts over. */
 const MAX_TRACKED_VIEWERS = 100_000;
 
