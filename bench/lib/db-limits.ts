@@ -2,7 +2,7 @@
 // sent straight through neo4j-driver (the Database wrapper of src/platform/neo4j, which loads the
 // same cypher/ files with cypher(name)) with the repositories' parameter shapes, and nothing else:
 // no HTTP, no Express, no validation, no JSON output. Every operation starts with the session
-// lookup (identity/find-session) that authenticates each request, since the service cannot skip it.
+// lookup (identity/find-sessions) that authenticates each request, since the service cannot skip it.
 //
 // Posting goes through the repository functions the use case calls (resolvePostRefs, then one write
 // transaction: writePost (messages, edges and events in one statement), hydrate; then the sequencer's numbering round), so that
@@ -67,7 +67,7 @@ export class DbLimits {
   ) {}
 
   private async authenticate(actor: Actor): Promise<void> {
-    const rows = await this.db.read('identity/find-session', { session_id: actor.sessionId });
+    const rows = await this.db.read('identity/find-sessions', { session_ids: [actor.sessionId] });
     if (rows.length === 0) throw new Error('session not found');
   }
 

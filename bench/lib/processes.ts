@@ -112,7 +112,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Starts the service and waits for /readyz. */
 export async function startService(env: Record<string, string>, timeoutMs = 180_000): Promise<Child> {
   const inherited = withoutNodeOptions();
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+  // BENCH_SERVICE_NODE_ARGS: node flags for the service alone (say `--cpu-prof --cpu-prof-dir=/tmp/p`).
+  const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, 'scripts/start.mjs'], {
     cwd: PROJECT_ROOT,
     env: { ...inherited, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

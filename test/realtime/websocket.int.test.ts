@@ -12,7 +12,14 @@ import { attachRealtime } from '../../src/components/events/realtime-server.js';
 import { realtimeResolvers } from '../../src/components/events/realtime.resolvers.js';
 import { encodeCursor } from '../../src/components/event-log/event-log.js';
 import { buildSchema } from '../../src/platform/graphql/graphql-server.js';
-import { grant, postMessage, registerUser, registerWriter, type TestUser } from '../support/factories.js';
+import {
+  createKey,
+  grant,
+  postMessage,
+  registerUser,
+  registerWriter,
+  type TestUser,
+} from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import {
   closeAllSockets,
@@ -447,6 +454,43 @@ describe('GET /v1/ws/v1 — heartbeats and bounds', () => {
         detail: expect.any(String),
       });
       expect(await closeOf(socket)).toEqual({ code: 4401, reason: 'invalid_session' });
+    } finally {
+      tuneRealtime(api, { heartbeatSeconds: 30 });
+    }
+  });
+
+  it('when one of several sockets’ credentials is revoked, then only that socket closes; the re-checks read together keep the others open', async () => {
+    tuneRealtime(api, { heartbeatSeconds: 1 });
+    try {
+      const author = await registerWriter(api);
+      const stayers = await Promise.all([registerWriter(api), registerWriter(api), registerWriter(api)]);
+      const leaving = await registerWriter(api);
+      const keyOwner = await registerWriter(api, { apiAccess: true });
+      const { key, key_id } = await createKey(api, keyOwner.token);
+      const open = await Promise.all(stayers.map(async (user) => (await connect(user))[0]));
+      const [leavingSocket] = await connect(leaving);
+      const keySocket = await openSocket(api, { headers: { 'x-api-key': key } });
+      expect((await keySocket.next()).type).toBe('ready');
+
+      expect((await api.request('POST', '/v1/auth/logout', { token: leaving.token })).status).toBe(200);
+      const revoked = await api.request('DELETE', `/v1/auth/keys/${key_id}`, { token: keyOwner.token });
+      expect(revoked.status).toBeLessThan(300);
+      expect(await closeOf(leavingSocket)).toEqual({ code: 4401, reason: 'invalid_session' });
+      expect(await keySocket.next()).toEqual({
+        type: 'error',
+        code: 'invalid_api_key',
+        detail: expect.any(String),
+      });
+      expect(await closeOf(keySocket)).toEqual({ code: 4401, reason: 'invalid_api_key' });
+
+      // Two more heartbeats re-check the others, then each still hears a message sent to it.
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      for (const [i, user] of stayers.entries()) {
+        const id = await send(author, user, `still here ${i}`);
+        const frame = await open[i]!.next();
+        expect(frame.type).toBe('notification');
+        expect(firstId(frame)).toBe(id);
+      }
     } finally {
       tuneRealtime(api, { heartbeatSeconds: 30 });
     }

@@ -87,7 +87,9 @@ export function buildClientEvent(
   if (!loader) {
     loader = new DataLoader((keys) => buildBatch(ctx, keys), {
       cache: false,
-      maxBatchSize: 2000,
+      // No cap: a channel event's listeners are judged in one batch, with the one view judged ahead
+      // (split batches judged the channel again, each reading all its members: five statements
+      // for a post to 10,000 members). buildPayloads splits what is judged per member.
       // Everything asked for in this turn of the event loop, not only this microtask's.
       batchScheduleFn: (callback) => setImmediate(callback),
     });

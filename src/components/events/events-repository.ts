@@ -20,14 +20,24 @@ export interface BuiltPayload {
 }
 
 /** Requests whose user can see none of the messages any more come back with no messages. */
+/** Requests judged per statement at most (a statement's parameters stay a few hundred KB). */
+const PAYLOADS_PER_STATEMENT = 2000;
+
 export async function buildPayloads(db: Database, items: PayloadRequest[]): Promise<BuiltPayload[]> {
-  if (items.length === 0) return [];
-  const rows = await db.read('events/build-payloads', { items });
-  return rows.map((row) => ({
-    key: row.key as number,
-    messages: row.messages as EventMessage[],
-    context: row.context as EventMessage[],
-  }));
+  const built: BuiltPayload[] = [];
+  for (let start = 0; start < items.length; start += PAYLOADS_PER_STATEMENT) {
+    const rows = await db.read('events/build-payloads', {
+      items: items.slice(start, start + PAYLOADS_PER_STATEMENT),
+    });
+    for (const row of rows) {
+      built.push({
+        key: row.key as number,
+        messages: row.messages as EventMessage[],
+        context: row.context as EventMessage[],
+      });
+    }
+  }
+  return built;
 }
 
 export async function resolvePingRefs(

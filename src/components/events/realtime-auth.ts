@@ -17,8 +17,9 @@ import { AppError } from '../../platform/errors.js';
 import { readCredentials } from '../../platform/http/credentials.js';
 import { SESSION_COOKIE } from '../../platform/http/session-cookies.js';
 import { databaseUnavailable } from '../../platform/neo4j/database-unavailable.js';
+import { gatheredReads, type CredentialReads } from '../identity/credential-reads.js';
 import { authenticate } from '../identity/sessions.js';
-import { CLOSE_CODES, SLOW_CONSUMER } from './realtime-settings.js';
+import { CLOSE_CODES, SLOW_CONSUMER, realtimeSettings } from './realtime-settings.js';
 
 /** Why a socket is refused or ended: a close code, the contract's error code, and a sentence. */
 export class SocketRefusal extends Error {
@@ -75,8 +76,12 @@ export function assertSameOriginCookie(req: IncomingMessage, credentials: Creden
 }
 
 /** The caller behind the credentials, allowed to connect; a SocketRefusal otherwise. */
-export async function authenticateSocket(ctx: AppContext, credentials: Credentials): Promise<Caller> {
-  const caller = await authenticate(ctx, credentials);
+export async function authenticateSocket(
+  ctx: AppContext,
+  credentials: Credentials,
+  reads?: CredentialReads,
+): Promise<Caller> {
+  const caller = await authenticate(ctx, credentials, reads);
   if (!caller) {
     throw new SocketRefusal(
       CLOSE_CODES.unauthenticated,
@@ -86,6 +91,16 @@ export async function authenticateSocket(ctx: AppContext, credentials: Credentia
   }
   assertScope(caller, 'realtime.connect');
   return caller;
+}
+
+/**
+ * A heartbeat's re-check of a socket's credentials: the judgement of the connect, with the records
+ * read together with other sockets' that fall due within a window (credential-reads.ts): a tenth
+ * of the heartbeat, at most a second, so that a revoked credential still ends within an interval.
+ */
+export async function recheckSocket(ctx: AppContext, credentials: Credentials): Promise<void> {
+  const windowMs = Math.min(1000, realtimeSettings(ctx.config).heartbeatSeconds * 100);
+  await authenticateSocket(ctx, credentials, gatheredReads(ctx, windowMs));
 }
 
 export function slowConsumer(): SocketRefusal {

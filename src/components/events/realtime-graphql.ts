@@ -34,6 +34,7 @@ import type { SessionCookies } from '../../platform/http/session-cookies.js';
 import {
   assertSameOriginCookie,
   authenticateSocket,
+  recheckSocket,
   connectionParamsCredentials,
   refusalFor,
   upgradeCredentials,
@@ -150,7 +151,7 @@ export function createGraphQLSocketServer(ctx: AppContext, schema: GraphQLSchema
       intervalMs: realtimeSettings(ctx.config).heartbeatSeconds * 1000,
       recheck: async () => {
         const credentials = credentialsOf.get(socket);
-        if (credentials) await authenticateSocket(ctx, credentials);
+        if (credentials) await recheckSocket(ctx, credentials);
       },
       end: (refusal) => closeWith(socket, refusal),
       log: ctx.log,

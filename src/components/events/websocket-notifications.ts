@@ -15,7 +15,7 @@ import type { RawData, WebSocket } from 'ws';
 import type { Caller, Credentials } from '../../platform/auth/caller.js';
 import type { AppContext } from '../../platform/context.js';
 import { decodeCursor } from '../event-log/event-log.js';
-import { authenticateSocket, refusalFor, slowConsumer, type SocketRefusal } from './realtime-auth.js';
+import { recheckSocket, refusalFor, slowConsumer, type SocketRefusal } from './realtime-auth.js';
 import type { ClientEvent } from './notification-event.js';
 import { followNotifications, type NotificationFeed } from './realtime-feed.js';
 import { startHeartbeat } from './realtime-heartbeat.js';
@@ -100,9 +100,7 @@ export function serveNotificationSocket(
   });
   startHeartbeat(ws, {
     intervalMs: settings.heartbeatSeconds * 1000,
-    recheck: async () => {
-      await authenticateSocket(ctx, credentials);
-    },
+    recheck: () => recheckSocket(ctx, credentials),
     end,
     log: ctx.log,
   });

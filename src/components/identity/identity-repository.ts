@@ -108,9 +108,20 @@ function sessionState(row: Row): SessionState {
 }
 
 export async function findSession(db: Database, sessionId: string): Promise<FoundSession | null> {
-  const rows = await db.read('identity/find-session', { session_id: sessionId });
-  const row = rows[0];
-  return row ? { ...sessionState(row), user: row.user as PrincipalRecord } : null;
+  return (await findSessions(db, [sessionId])).get(sessionId) ?? null;
+}
+
+/** The sessions of these ids that exist, by id. */
+export async function findSessions(
+  db: Database,
+  sessionIds: readonly string[],
+): Promise<Map<string, FoundSession>> {
+  const rows = await db.read('identity/find-sessions', { session_ids: sessionIds });
+  const found = rows.map((row): FoundSession => ({
+    ...sessionState(row),
+    user: row.user as PrincipalRecord,
+  }));
+  return new Map(found.map((f) => [f.session.id, f]));
 }
 
 /** The user's sessions not revoked nor expired, newest first (delegated and key state to judge). */
@@ -119,9 +130,9 @@ export async function listSessions(db: Database, uid: string): Promise<ListedSes
   return rows.map((row) => ({ ...sessionState(row), method: (row.method as SessionMethod | null) ?? null }));
 }
 
-/** Records that a request presented the session (callers send it at most once a minute). */
-export async function touchSession(db: Database, sessionId: string): Promise<void> {
-  await db.write('identity/touch-session', { session_id: sessionId, now: now() });
+/** Records that requests presented these sessions (callers send each at most once a minute). */
+export async function touchSessions(db: Database, sessionIds: readonly string[]): Promise<void> {
+  await db.write('identity/touch-sessions', { session_ids: sessionIds, now: now() });
 }
 
 /** Revokes one of the user's sessions; false when the user has no session of that id. */
@@ -190,17 +201,29 @@ export async function revokeUserSessions(
   await write(source, 'identity/revoke-user-sessions', { uid, keep_session_id: keepSessionId, now: now() });
 }
 
-export async function findApiKey(
-  db: Database,
-  keyId: string,
-): Promise<{ key: KeyRecord; user: PrincipalRecord } | null> {
-  const rows = await db.read('identity/find-api-key', { key_id: keyId });
-  const row = rows[0];
-  return row ? { key: row.key as KeyRecord, user: row.user as PrincipalRecord } : null;
+export interface FoundKey {
+  key: KeyRecord;
+  user: PrincipalRecord;
 }
 
-export async function touchApiKey(db: Database, keyId: string): Promise<void> {
-  await db.write('identity/touch-api-key', { key_id: keyId, now: now() });
+export async function findApiKey(db: Database, keyId: string): Promise<FoundKey | null> {
+  return (await findApiKeys(db, [keyId])).get(keyId) ?? null;
+}
+
+/** The keys of these ids that exist, by id. */
+export async function findApiKeys(db: Database, keyIds: readonly string[]): Promise<Map<string, FoundKey>> {
+  const rows = await db.read('identity/find-api-keys', { key_ids: keyIds });
+  return new Map(
+    rows.map((row) => [
+      (row.key as KeyRecord).key_id,
+      { key: row.key as KeyRecord, user: row.user as PrincipalRecord },
+    ]),
+  );
+}
+
+/** Records that requests presented these keys (callers send each at most once a minute). */
+export async function touchApiKeys(db: Database, keyIds: readonly string[]): Promise<void> {
+  await db.write('identity/touch-api-keys', { key_ids: keyIds, now: now() });
 }
 
 export async function createApiKey(

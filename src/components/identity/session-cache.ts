@@ -1,4 +1,4 @@
-// Keeps what find-session read (the session, its user's grant, its key, the manager link) for a
+// Keeps what find-sessions read (the session, its user's grant, its key, the manager link) for a
 // few seconds, so that a request does not spend a database round trip on its credentials: that
 // lookup was a third of a read by id. Every check a session token passes still runs on each
 // request (secret hash, revocation, expiry), on the cached record.
@@ -26,9 +26,9 @@ const AUTH_AREAS = ['identity/', 'users/', 'contacts/'];
 const HARMLESS = new Set([
   'identity/create-session',
   'identity/create-api-key',
-  'identity/touch-api-key',
+  'identity/touch-api-keys',
   // Only last_used_at, which no check reads and the session list reads from the database.
-  'identity/touch-session',
+  'identity/touch-sessions',
   'users/create-user',
 ]);
 

@@ -16,6 +16,7 @@ import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import type { Tx } from '../../platform/neo4j/database.js';
 import * as repo from './identity-repository.js';
+import { directReads, recordUse, type CredentialReads } from './credential-reads.js';
 import type { TokenResponse } from './identity.schemas.js';
 
 export interface MintRequest {
@@ -187,35 +188,41 @@ function dueForTouch(lastUsedAt: string | null): boolean {
 }
 
 /**
- * Notes that a request presented the session. Best effort and off the request path, like a key's
- * touch: a lost update only makes last_used_at a minute older. The record may be the session
- * cache's, so it takes the new time at once and the requests that follow on this instance do not
- * write again; the write is one the cache ignores (session-cache.ts, HARMLESS), or every touch
- * would empty every instance's cache.
+ * Notes that a request presented the session. The record may be the session cache's, so it takes
+ * the new time at once and the requests that follow on this instance do not write again; the write
+ * is one the cache ignores (session-cache.ts, HARMLESS), or every touch would empty every
+ * instance's cache.
  */
 function noteSessionUse(ctx: AppContext, session: repo.SessionRecord): void {
   if (!dueForTouch(session.last_used_at)) return;
   session.last_used_at = new Date().toISOString();
-  repo
-    .touchSession(ctx.db, session.id)
-    .catch((error: unknown) => ctx.log.warn({ err: error }, 'session touch failed'));
+  recordUse(ctx, 'session', session.id);
 }
 
 /**
  * Resolves the credentials of a request: Bearer wins over x-api-key, which wins over the cookie.
- * No credentials give null; a credential that is presented but invalid is a 401.
+ * No credentials give null; a credential that is presented but invalid is a 401. `reads` is where
+ * the records come from (socket re-checks gather theirs, credential-reads.ts).
  */
-export async function authenticate(ctx: AppContext, credentials: Credentials): Promise<Caller | null> {
-  if (credentials.bearer) return callerFromSessionToken(ctx, credentials.bearer);
-  if (credentials.apiKey) return callerFromApiKey(ctx, credentials.apiKey);
-  if (credentials.cookie) return callerFromSessionToken(ctx, credentials.cookie);
+export async function authenticate(
+  ctx: AppContext,
+  credentials: Credentials,
+  reads: CredentialReads = directReads(ctx),
+): Promise<Caller | null> {
+  if (credentials.bearer) return callerFromSessionToken(ctx, credentials.bearer, reads);
+  if (credentials.apiKey) return callerFromApiKey(ctx, credentials.apiKey, reads);
+  if (credentials.cookie) return callerFromSessionToken(ctx, credentials.cookie, reads);
   return null;
 }
 
-export async function callerFromSessionToken(ctx: AppContext, token: string): Promise<Caller> {
+export async function callerFromSessionToken(
+  ctx: AppContext,
+  token: string,
+  reads: CredentialReads = directReads(ctx),
+): Promise<Caller> {
   const parsed = parseSessionToken(token);
   if (!parsed) throw invalidSession();
-  const found = await ctx.sessions.lookup(parsed.id, () => repo.findSession(ctx.db, parsed.id));
+  const found = await ctx.sessions.lookup(parsed.id, () => reads.session(parsed.id));
   if (!found || !matchesHash(parsed.secret, found.session.secret_hash)) throw invalidSession();
   const { session, user, key } = found;
   // A deactivated managed user's sessions (its own and its managers' delegated ones) fail at once.
@@ -251,10 +258,11 @@ export async function verifyApiKey(
   ctx: AppContext,
   apiKey: string,
   onWrongSecret?: (keyId: string) => Promise<void>,
+  reads: CredentialReads = directReads(ctx),
 ): Promise<VerifiedKey> {
   const parsed = parseApiKey(apiKey);
   if (!parsed) throw invalidKey();
-  const found = await repo.findApiKey(ctx.db, parsed.keyId);
+  const found = await reads.apiKey(parsed.keyId);
   if (!found) throw invalidKey();
   if (!matchesHash(apiKey, found.key.hash)) {
     await onWrongSecret?.(parsed.keyId);
@@ -272,17 +280,12 @@ export async function verifyApiKey(
         'manager can use POST /v1/managed/auth/delegate for a session token.',
     );
   }
-  if (dueForTouch(found.key.last_used_at)) {
-    // Best effort and off the request path: a lost update only makes last_used_at a minute older.
-    repo
-      .touchApiKey(ctx.db, parsed.keyId)
-      .catch((error: unknown) => ctx.log.warn({ err: error }, 'key touch failed'));
-  }
+  if (dueForTouch(found.key.last_used_at)) recordUse(ctx, 'key', parsed.keyId);
   return { keyId: parsed.keyId, keyCap: found.key.scopes_cap, user: found.user };
 }
 
-async function callerFromApiKey(ctx: AppContext, apiKey: string): Promise<Caller> {
-  const { keyId, keyCap, user } = await verifyApiKey(ctx, apiKey);
+async function callerFromApiKey(ctx: AppContext, apiKey: string, reads: CredentialReads): Promise<Caller> {
+  const { keyId, keyCap, user } = await verifyApiKey(ctx, apiKey, undefined, reads);
   return {
     uid: user.uid,
     userTag: user.user_tag,

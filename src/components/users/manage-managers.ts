@@ -2,7 +2,7 @@
 // yourself). Any current manager may add a regular user (no acceptance step: a manager could hand
 // the bot's credentials over anyway) and remove any manager, themselves included, but never the
 // last one (409 `last_manager`). A removed manager's delegated and act-as sessions for the user end
-// at once on every instance: find-session requires the acting manager's link, and the removal is a
+// at once on every instance: find-sessions requires the acting manager's link, and the removal is a
 // users/ write, after which every instance's session cache is emptied before the answer.
 import type { Caller } from '../../platform/auth/caller.js';
 import type { AppContext } from '../../platform/context.js';

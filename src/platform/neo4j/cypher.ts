@@ -37,7 +37,7 @@ function expandFragments(text: string): string {
   }
 }
 
-/** The text of cypher/<name>.cypher with fragments expanded, e.g. cypher('identity/find-session'). */
+/** The text of cypher/<name>.cypher with fragments expanded, e.g. cypher('identity/find-sessions'). */
 export function cypher(name: string): string {
   let text = cache.get(name);
   if (text === undefined) {

@@ -1,6 +1,8 @@
-// The session behind a token, with its user (the grant as {{principal}} decides it) and, when minted
-// from a key, the key's state.
-MATCH (s:Session {id: $session_id})-[:SESSION_OF]->(u:User)
+// The sessions behind tokens, each with its user (the grant as {{principal}} decides it) and, when
+// minted from a key, the key's state. Many at once: socket heartbeats re-check theirs together
+// (credential-reads.ts); a request reads its one.
+UNWIND $session_ids AS session_id
+MATCH (s:Session {id: session_id})-[:SESSION_OF]->(u:User)
 OPTIONAL MATCH (s)-[:MINTED_FROM]->(k:ApiKey)
 // A delegated session lives only while its manager still manages the user, and answers for the
 // manager's credential that minted it (security finding #3): the manager's session (and that
