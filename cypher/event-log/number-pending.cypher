@@ -5,13 +5,15 @@
 // reads is no older than the lock (the "lost updates" pattern of Neo4j's manual, Concurrent data
 // access). Events of transactions still open are not visible yet; the next round takes them.
 // `base` is the head before this round; the round that wrote it has finished its commit (its lock
-// was released after), so `base` is settled.
+// was released after), so `base` is settled. The events of one change share created_at and are
+// kept together (ordered by change_id next), which is what lets a feed forget a change as soon as
+// the next one starts (ChangeFilter in event-payloads.ts).
 MERGE (log:EventLog {id: 'log'})
   ON CREATE SET log.head = 0
 SET log.locked_at = datetime()
 WITH log
 OPTIONAL MATCH (pending:PendingEvent)
-WITH log, pending ORDER BY pending.created_at, pending.id
+WITH log, pending ORDER BY pending.created_at, pending.change_id, pending.id
 LIMIT $limit
 WITH log, [e IN collect(pending) WHERE e IS NOT NULL] AS events
 WITH log, events, log.head AS base
