@@ -19,10 +19,10 @@ export interface BuiltPayload {
   context: EventMessage[];
 }
 
-/** Requests whose user can see none of the messages any more come back with no messages. */
 /** Requests judged per statement at most (a statement's parameters stay a few hundred KB). */
 const PAYLOADS_PER_STATEMENT = 2000;
 
+/** Requests whose user can see none of the messages any more come back with no messages. */
 export async function buildPayloads(db: Database, items: PayloadRequest[]): Promise<BuiltPayload[]> {
   const built: BuiltPayload[] = [];
   for (let start = 0; start < items.length; start += PAYLOADS_PER_STATEMENT) {
