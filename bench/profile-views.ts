@@ -4,6 +4,7 @@
 //
 //   NEO4J_URI=bolt://127.0.0.1:7687 NEO4J_PASSWORD=... npx tsx bench/profile-views.ts
 import neo4j, { type ProfiledPlan } from 'neo4j-driver';
+import { PARTICIPATION_SLACK_MS } from '../src/components/messages/participation-slack.js';
 import { cypher } from '../src/platform/neo4j/cypher.js';
 import { Database } from '../src/platform/neo4j/database.js';
 
@@ -107,22 +108,27 @@ async function main(): Promise<void> {
       {
         title: 'inbox (limit 15)',
         query: 'threads/inbox',
-        params: { viewer_uid: uid, channel_id: null, unread_only: false, ...page(0, 15) },
+        params: { viewer_uid: uid, unread_only: false, ...page(0, 15) },
       },
       {
         title: 'inbox, unread_only (limit 15)',
         query: 'threads/inbox',
-        params: { viewer_uid: uid, channel_id: null, unread_only: true, ...page(0, 15) },
+        params: { viewer_uid: uid, unread_only: true, ...page(0, 15) },
       },
       {
         title: 'inbox in a channel (limit 15)',
-        query: 'threads/inbox',
+        query: 'threads/inbox-in-channel',
         params: { viewer_uid: uid, channel_id: viewer!.channel_id, unread_only: false, ...page(0, 15) },
       },
       {
         title: 'history (limit 6)',
         query: 'threads/history',
-        params: { viewer_uid: uid, channel_id: null, ...page(0, 6) },
+        params: { viewer_uid: uid, slack_ms: int(PARTICIPATION_SLACK_MS), ...page(0, 6) },
+      },
+      {
+        title: 'history in a channel (limit 6)',
+        query: 'threads/history-in-channel',
+        params: { viewer_uid: uid, channel_id: viewer!.channel_id, ...page(0, 6) },
       },
       { title: 'public (limit 15)', query: 'threads/public', params: { viewer_uid: null, ...page(0, 15) } },
       {

@@ -331,6 +331,37 @@ async function inBatches<T>(
 }
 
 /**
+ * The participation records (schema 020) the write path would have kept for these messages: per
+ * (author, thread), the author's newest message there and whether any of theirs has a recipient
+ * other than them.
+ */
+function participationRecords(data: Dataset) {
+  const authorOf = new Map(data.messages.map((m) => [m.id, m]));
+  const addressed = new Set<string>();
+  for (const r of data.receivers) {
+    const m = authorOf.get(r.message_id);
+    if (m && r.uid !== m.author_uid) addressed.add(`${m.author_uid} ${m.root_id}`);
+  }
+  const records = new Map<
+    string,
+    { uid: string; root_id: string; last_wrote_at: string; addressed: boolean }
+  >();
+  for (const m of data.messages) {
+    const key = `${m.author_uid} ${m.root_id}`;
+    const record = records.get(key);
+    // ISO instants of one format compare as strings.
+    if (record && record.last_wrote_at >= m.created_at) continue;
+    records.set(key, {
+      uid: m.author_uid,
+      root_id: m.root_id,
+      last_wrote_at: m.created_at,
+      addressed: addressed.has(key),
+    });
+  }
+  return [...records.values()];
+}
+
+/**
  * Writes the store into an empty database (its schema already applied), in UNWIND batches of 10k
  * rows, one auto-committed transaction per batch, reporting after each batch.
  */
@@ -391,6 +422,15 @@ export async function writeDataset(
      CREATE (m)-[:RECEIVED_BY {public: row.public, added_by: row.added_by, added_at: m.created_at,
                                read_at: CASE WHEN row.read THEN m.created_at + duration('PT1H') END}]->(u)
      FOREACH (_ IN CASE WHEN row.read THEN [] ELSE [1] END | CREATE (u)-[:UNREAD]->(m))`,
+    onProgress,
+  );
+  await inBatches(
+    db,
+    'participation',
+    participationRecords(data),
+    `UNWIND $rows AS row
+     CREATE (:Participation {uid: row.uid, root_id: row.root_id, last_wrote_at: datetime(row.last_wrote_at),
+                             addressed: row.addressed})`,
     onProgress,
   );
   await inBatches(

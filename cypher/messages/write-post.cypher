@@ -52,6 +52,27 @@ CALL () {
   MATCH (m:Message {id: id})
   SET m.root_id = parent.root_id
 }
+// The author's participation records (schema 020) are raised last: they are the last locks every
+// writer takes. A record within $participation_slack_ms of the post, and already addressed when the
+// post is, is left alone and so not locked (participation-slack.ts says why). Otherwise the SET
+// reads the record it writes, so Cypher locks it before reading, and two posts of one author in one
+// thread cannot lose the newer time.
+CALL () {
+  UNWIND $message_ids AS id
+  MATCH (m:Message {id: id})
+  WITH m.root_id AS root_id, max(m.created_at) AS last_wrote_at,
+       max(CASE WHEN EXISTS { (m)-[:RECEIVED_BY]->(other:User) WHERE other.uid <> $actor_uid } THEN 1 ELSE 0 END) = 1
+         AS addressed
+  ORDER BY root_id
+  MERGE (record:Participation {uid: $actor_uid, root_id: root_id})
+  WITH record, last_wrote_at, addressed
+  WHERE record.last_wrote_at IS NULL
+     OR record.last_wrote_at < last_wrote_at - duration({milliseconds: $participation_slack_ms})
+     OR (addressed AND NOT coalesce(record.addressed, false))
+  SET record.last_wrote_at = CASE WHEN record.last_wrote_at >= last_wrote_at THEN record.last_wrote_at
+                                  ELSE last_wrote_at END,
+      record.addressed = coalesce(record.addressed, false) OR addressed
+}
 CALL () {
   UNWIND $events AS e
   {{create_event(e)}}

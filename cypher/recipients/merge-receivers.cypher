@@ -16,7 +16,24 @@ CALL (m, u, pair, existing) {
   WITH existing WHERE existing IS NOT NULL
   RETURN false AS created
 }
-RETURN pair.message_id AS message_id, pair.uid AS uid, created AS added,
-       existing IS NULL OR existing.public OR existing.added_by = $viewer_uid
-         OR m.author_uid = $viewer_uid OR u.uid = $viewer_uid AS shown,
-       coalesce(existing.public, pair.public) AS public
+WITH collect({
+       message_id: pair.message_id, uid: pair.uid, added: created,
+       shown: existing IS NULL OR existing.public OR existing.added_by = $viewer_uid
+         OR m.author_uid = $viewer_uid OR u.uid = $viewer_uid,
+       public: coalesce(existing.public, pair.public)
+     }) AS results,
+     collect(CASE WHEN created AND u.uid <> m.author_uid THEN {uid: m.author_uid, root_id: m.root_id} END)
+       AS addressed_threads
+// An author whose message now has another recipient addressed someone in its thread
+// (participation records, schema 020): raised last, in (uid, root_id) order.
+CALL (addressed_threads) {
+  UNWIND addressed_threads AS thread
+  WITH DISTINCT thread
+  WITH thread
+  ORDER BY thread.uid, thread.root_id
+  MATCH (record:Participation {uid: thread.uid, root_id: thread.root_id})
+  SET record.addressed = true
+}
+UNWIND results AS result
+RETURN result.message_id AS message_id, result.uid AS uid, result.added AS added, result.shown AS shown,
+       result.public AS public

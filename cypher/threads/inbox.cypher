@@ -1,36 +1,25 @@
 // Inbox: one entry per thread where the viewer has a receivers edge on some message (unread, with
 // $unread_only), or wrote a message with a recipient other than the viewer; the entry is the
 // newest message of that thread the viewer may see; entries newest first, one page (+1).
-// With $channel_id only messages included in that channel count, for qualifying and for entries.
+// (inbox-in-channel.cypher is the same rule within one channel.)
 //
-// The candidate threads come from the viewer's own edges and messages, never from a scan of the
-// store. Finding each candidate's newest visible message would cost a visibility check per message
-// of every candidate thread, so the page is bounded first: the message that qualifies a thread is
-// visible, so its time is a floor under the thread's entry time, and the thread's newest message
-// (one step down the (root_id, created_at) index) is a ceiling over it. A thread whose ceiling is
-// below the $cap-th highest floor cannot reach the page; only the others get the exact look-up.
-// The viewer's own messages are read from the (author_uid, created_at, root_id) index and grouped by
-// thread. A thread of one's own qualifies when any of them has a recipient other than the viewer
-// (the check stops at the first, so a long thread costs one look, not one per message); its floor
-// is the viewer's newest message there, which the viewer can always see.
+// The candidate threads come from the viewer's own edges and participation records (schema 020),
+// never from a scan of the store or of everything the viewer wrote. Finding each candidate's newest
+// visible message would cost a visibility check per message of every candidate thread, so the page
+// is bounded first: the message that qualifies a thread is visible, so its time is a floor under the
+// thread's entry time, and the thread's newest message (one step down the (root_id, created_at)
+// index) is a ceiling over it. A thread whose ceiling is below the $cap-th highest floor cannot
+// reach the page; only the others get the exact look-up. A thread of one's own qualifies when its
+// record says the viewer addressed someone else there; its floor is the viewer's newest message
+// there, which the viewer can always see.
 CALL () {
   MATCH (:User {uid: $viewer_uid})<-[r:RECEIVED_BY]-(m:Message)
-  WHERE (NOT $unread_only OR r.read_at IS NULL)
-    AND ($channel_id IS NULL OR EXISTS { (:Channel {id: $channel_id})-[:INCLUDES]->(m) })
+  WHERE NOT $unread_only OR r.read_at IS NULL
   RETURN m.root_id AS root_id, m.created_at AS seen_at
   UNION ALL
-  MATCH (m:Message)
-  USING INDEX m:Message(author_uid, created_at, root_id)
-  WHERE NOT $unread_only
-    AND m.author_uid = $viewer_uid AND m.created_at IS NOT NULL AND m.root_id IS NOT NULL
-    AND ($channel_id IS NULL OR EXISTS { (:Channel {id: $channel_id})-[:INCLUDES]->(m) })
-  WITH m.root_id AS root_id, max(m.created_at) AS newest, collect(m) AS mine
-  WHERE EXISTS {
-    UNWIND mine AS written
-    MATCH (written)-[:RECEIVED_BY]->(other:User)
-    WHERE other.uid <> $viewer_uid
-  }
-  RETURN root_id, newest AS seen_at
+  MATCH (record:Participation)
+  WHERE NOT $unread_only AND record.uid = $viewer_uid AND record.root_id IS NOT NULL AND record.addressed
+  RETURN record.root_id AS root_id, record.last_wrote_at AS seen_at
 }
 WITH root_id, max(seen_at) AS floor
 WITH collect({root_id: root_id, floor: floor}) AS threads
@@ -55,7 +44,6 @@ CALL (thread) {
   MATCH (m:Message)
   WHERE m.root_id = thread.root_id AND m.created_at IS NOT NULL
     AND {{can_see(m)}}
-    AND ($channel_id IS NULL OR EXISTS { (:Channel {id: $channel_id})-[:INCLUDES]->(m) })
   RETURN m
   ORDER BY m.root_id DESC, m.created_at DESC, m.id DESC
   LIMIT 1

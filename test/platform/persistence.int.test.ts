@@ -120,6 +120,36 @@ describe('restart of the service with its embedded Neo4j', () => {
   });
 });
 
+describe('schema version 20 on a store written before it', () => {
+  it('when it is applied to messages that have no participation records, then it builds them from the messages', async () => {
+    running ??= await start(await freePort());
+    const db = running.ctx.db;
+    // Messages as version 19 wrote them: no participation records.
+    await db.runText(
+      `CREATE (:Message {id: 'pre20-root', author_uid: 'pre20-a', root_id: 'pre20-root',
+                         created_at: datetime('2026-01-01T10:00:00Z')})
+       CREATE (:Message {id: 'pre20-reply', author_uid: 'pre20-a', root_id: 'pre20-root',
+                         created_at: datetime('2026-01-02T10:00:00Z')})
+       CREATE (:Message {id: 'pre20-other', author_uid: 'pre20-b', root_id: 'pre20-root',
+                         created_at: datetime('2026-01-03T10:00:00Z')})
+                -[:RECEIVED_BY]->(:User {uid: 'pre20-c'})`,
+    );
+    await db.runText(`MATCH (p:Participation) WHERE p.uid STARTS WITH 'pre20-' DELETE p`);
+    await db.runText(`MATCH (s:SkeinSchema {id: "schema"}) SET s.applied = [v IN s.applied WHERE v <> 20]`);
+
+    await applySchema(db, log);
+    const records = await db.runText(
+      `MATCH (p:Participation) WHERE p.uid STARTS WITH 'pre20-'
+       RETURN p.uid AS uid, p.root_id AS root_id, toString(p.last_wrote_at) AS last_wrote_at, p.addressed AS addressed
+       ORDER BY uid`,
+    );
+    expect(records).toEqual([
+      { uid: 'pre20-a', root_id: 'pre20-root', last_wrote_at: '2026-01-02T10:00:00Z', addressed: false },
+      { uid: 'pre20-b', root_id: 'pre20-root', last_wrote_at: '2026-01-03T10:00:00Z', addressed: true },
+    ]);
+  });
+});
+
 describe('applySchema', () => {
   it('when applied twice to the same database, then the same version, the same constraints, and no error', async () => {
     const db = Database.connect({

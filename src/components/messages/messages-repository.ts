@@ -1,7 +1,9 @@
 // The only code that runs the messages' Cypher. Takes and returns plain objects.
+import neo4j from 'neo4j-driver';
 import type { EventRows } from '../event-log/event-log-repository.js';
 import { isEntityNotFound, type Database, type Tx } from '../../platform/neo4j/database.js';
 import { messagesOfHydrateAnswer } from './message-output.js';
+import { PARTICIPATION_SLACK_MS } from './participation-slack.js';
 import type { MessageOutput } from './messages.schemas.js';
 
 export interface Viewer {
@@ -121,6 +123,7 @@ export async function writePost(
       attachments: edges.attachments,
       external_parent_id: external?.parent_id ?? null,
       message_ids: [...newIds],
+      participation_slack_ms: neo4j.int(PARTICIPATION_SLACK_MS),
     });
     // A parent deleted between the checks and this write: abort, so nothing is half-written.
     if ((row?.replies as number) !== edges.replies.length) throw new ParentVanished();

@@ -3,6 +3,7 @@
 // MessageOutputs is hydrateMessages' job.
 import neo4j from 'neo4j-driver';
 import type { Database } from '../../platform/neo4j/database.js';
+import { PARTICIPATION_SLACK_MS } from '../messages/participation-slack.js';
 
 export interface PageWindow {
   skip: number;
@@ -46,12 +47,10 @@ export function inboxIds(
   filter: { channelId: string | null; unreadOnly: boolean },
   window: PageWindow,
 ): Promise<string[]> {
-  return pageIds(db, 'threads/inbox', {
-    viewer_uid: viewerUid,
-    channel_id: filter.channelId,
-    unread_only: filter.unreadOnly,
-    ...windowParams(window),
-  });
+  const params = { viewer_uid: viewerUid, unread_only: filter.unreadOnly, ...windowParams(window) };
+  return filter.channelId === null
+    ? pageIds(db, 'threads/inbox', params)
+    : pageIds(db, 'threads/inbox-in-channel', { ...params, channel_id: filter.channelId });
 }
 
 export function historyIds(
@@ -60,11 +59,10 @@ export function historyIds(
   channelId: string | null,
   window: PageWindow,
 ): Promise<string[]> {
-  return pageIds(db, 'threads/history', {
-    viewer_uid: viewerUid,
-    channel_id: channelId,
-    ...windowParams(window),
-  });
+  const params = { viewer_uid: viewerUid, ...windowParams(window) };
+  return channelId === null
+    ? pageIds(db, 'threads/history', { ...params, slack_ms: neo4j.int(PARTICIPATION_SLACK_MS) })
+    : pageIds(db, 'threads/history-in-channel', { ...params, channel_id: channelId });
 }
 
 export function publicIds(db: Database, viewerUid: string | null, window: PageWindow): Promise<string[]> {

@@ -1,0 +1,67 @@
+// Inbox: one entry per thread where the viewer has a receivers edge on some message (unread, with
+// $unread_only), or wrote a message with a recipient other than the viewer; the entry is the
+// newest message of that thread the viewer may see; entries newest first, one page (+1).
+// This is the inbox within channel $channel_id (inbox.cypher is the rule without one): only
+// messages included in that channel count, for qualifying and for entries. Participation records
+// know nothing of channels, so the viewer's own messages are read here, as below.
+//
+// The candidate threads come from the viewer's own edges and messages, never from a scan of the
+// store. Finding each candidate's newest visible message would cost a visibility check per message
+// of every candidate thread, so the page is bounded first: the message that qualifies a thread is
+// visible, so its time is a floor under the thread's entry time, and the thread's newest message
+// (one step down the (root_id, created_at) index) is a ceiling over it. A thread whose ceiling is
+// below the $cap-th highest floor cannot reach the page; only the others get the exact look-up.
+// The viewer's own messages are read from the (author_uid, created_at, root_id) index and grouped by
+// thread. A thread of one's own qualifies when any of them has a recipient other than the viewer
+// (the check stops at the first, so a long thread costs one look, not one per message); its floor
+// is the viewer's newest message there, which the viewer can always see.
+CALL () {
+  MATCH (:User {uid: $viewer_uid})<-[r:RECEIVED_BY]-(m:Message)
+  WHERE (NOT $unread_only OR r.read_at IS NULL)
+    AND EXISTS { (:Channel {id: $channel_id})-[:INCLUDES]->(m) }
+  RETURN m.root_id AS root_id, m.created_at AS seen_at
+  UNION ALL
+  MATCH (m:Message)
+  USING INDEX m:Message(author_uid, created_at, root_id)
+  WHERE NOT $unread_only
+    AND m.author_uid = $viewer_uid AND m.created_at IS NOT NULL AND m.root_id IS NOT NULL
+    AND EXISTS { (:Channel {id: $channel_id})-[:INCLUDES]->(m) }
+  WITH m.root_id AS root_id, max(m.created_at) AS newest, collect(m) AS mine
+  WHERE EXISTS {
+    UNWIND mine AS written
+    MATCH (written)-[:RECEIVED_BY]->(other:User)
+    WHERE other.uid <> $viewer_uid
+  }
+  RETURN root_id, newest AS seen_at
+}
+WITH root_id, max(seen_at) AS floor
+WITH collect({root_id: root_id, floor: floor}) AS threads
+CALL (threads) {
+  UNWIND threads AS thread
+  WITH thread.floor AS floor
+  ORDER BY floor DESC
+  SKIP $cap_less_one LIMIT 1
+  RETURN collect(floor)[0] AS bar
+}
+UNWIND threads AS thread
+CALL (thread) {
+  MATCH (newest:Message)
+  WHERE newest.root_id = thread.root_id AND newest.created_at IS NOT NULL
+  RETURN newest.created_at AS ceiling
+  ORDER BY newest.root_id DESC, newest.created_at DESC
+  LIMIT 1
+}
+WITH thread, bar, ceiling
+WHERE bar IS NULL OR ceiling >= bar
+CALL (thread) {
+  MATCH (m:Message)
+  WHERE m.root_id = thread.root_id AND m.created_at IS NOT NULL
+    AND {{can_see(m)}}
+    AND EXISTS { (:Channel {id: $channel_id})-[:INCLUDES]->(m) }
+  RETURN m
+  ORDER BY m.root_id DESC, m.created_at DESC, m.id DESC
+  LIMIT 1
+}
+RETURN m.id AS id
+ORDER BY m.created_at DESC, m.id DESC
+SKIP $skip LIMIT $take
