@@ -29,10 +29,12 @@ import { contentSearchIds, similarCandidates } from '../../src/components/search
 import { ngramProfile, similarityScore, tokenize } from '../../src/components/search/similarity.js';
 import {
   conversationIds,
+  historyIds,
+  inboxIds,
+  timelineIds,
   unreadCounts,
   threadPageIds,
   walkFrom,
-  windowParams,
 } from '../../src/components/threads/threads-repository.js';
 import { findUsersByUid } from '../../src/components/users/users-repository.js';
 import {
@@ -57,8 +59,6 @@ export interface PlannedPost {
 
 /** One operation of a limit: answers the units it did (messages written, 1 for a read). */
 export type Operation = (worker: number, iteration: number) => Promise<number>;
-
-const EPOCH = '1970-01-01T00:00:00.000Z';
 
 export class DbLimits {
   constructor(
@@ -88,19 +88,17 @@ export class DbLimits {
 
   /** A paginated view (timeline, inbox, history): session, the view's query, hydrate the page. */
   view(viewer: Actor, name: 'timeline' | 'inbox' | 'history', limit: number): Operation {
-    const params = {
-      viewer_uid: viewer.uid,
-      ...windowParams({ skip: 0, limit }),
-      ...(name === 'timeline' ? { since: EPOCH } : { channel_id: null }),
-      ...(name === 'inbox' ? { unread_only: false } : {}),
-    };
+    // Through the service's own repository functions, so the limit runs each query as the service does.
+    const window = { skip: 0, limit };
+    const pageOf = {
+      timeline: () => timelineIds(this.db, viewer.uid, null, window),
+      inbox: () => inboxIds(this.db, viewer.uid, { channelId: null, unreadOnly: false }, window),
+      history: () => historyIds(this.db, viewer.uid, null, window),
+    }[name];
     return async () => {
       await this.authenticate(viewer);
-      const rows = await this.db.read(`threads/${name}`, params);
-      await this.hydrate(
-        viewer.uid,
-        rows.slice(0, limit).map((row) => row.id as string),
-      );
+      const ids = await pageOf();
+      await this.hydrate(viewer.uid, ids.slice(0, limit));
       return 1;
     };
   }
