@@ -12,6 +12,8 @@ export interface Metrics {
   httpRequests: Counter<'method' | 'route' | 'status'>;
   httpDuration: Histogram<'method' | 'route'>;
   neo4jTransactions: Histogram<'mode' | 'outcome'>;
+  /** Transactions run again after Neo4j rolled them back for a transient reason (a deadlock). */
+  neo4jRetries: Counter<'mode'>;
   neo4jSessionsInUse: Gauge<'mode'>;
   openFeeds: Gauge;
   eventsNumbered: Counter;
@@ -55,6 +57,12 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
       help: 'Neo4j transactions (retries included), by mode and outcome.',
       labelNames: ['mode', 'outcome'],
       buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    neo4jRetries: new Counter({
+      name: 'skein_neo4j_transient_retries_total',
+      help: 'Transactions run again after Neo4j rolled them back for a transient reason (a deadlock, a lock timeout, a leader switch), by mode.',
+      labelNames: ['mode'],
       registers,
     }),
     neo4jSessionsInUse: new Gauge({

@@ -1,14 +1,13 @@
 // The only door to Neo4j. Repositories call read()/write() with a Cypher file name and plain
 // parameters, and get plain objects back: Neo4j integers become numbers (the driver is set up
 // without lossless integers) and temporal values become ISO 8601 strings with milliseconds.
-import neo4j, { type Driver, type ManagedTransaction, type Record as Neo4jRecord } from 'neo4j-driver';
+import neo4j, { type Driver, type Record as Neo4jRecord, type Transaction } from 'neo4j-driver';
 import type { Metrics } from '../metrics.js';
 import type { CausalBookmarks } from './causal-bookmarks.js';
 import { cypher } from './cypher.js';
+import { withTransientRetry } from './transient-retry.js';
 
 export type Row = Record<string, unknown>;
-/** Tries of a read that fails with a transient error before the error reaches the caller. */
-const AUTO_COMMIT_ATTEMPTS = 4;
 export type Params = Record<string, unknown>;
 
 export interface Neo4jTarget {
@@ -112,55 +111,65 @@ export class Database {
     return rows;
   }
 
-  /**
-   * A transient failure (a deadlock, a lock timeout, a leader switch) rolled the statement back:
-   * it is retried here as executeRead and executeWrite would.
-   */
+  /** A transient failure rolled the statement back: it runs again (transient-retry.ts). */
   private async autoCommit(mode: 'READ' | 'WRITE', name: string, params: Params): Promise<Row[]> {
     const done = this.observe(mode === 'READ' ? 'read' : 'write');
-    for (let attempt = 1; ; attempt++) {
-      const session = this.session(mode);
-      try {
-        const result = await withoutCallSiteStack(() => session.run(cypher(name), params));
-        done('ok');
-        // Before the write answers, so that whatever its client does next, anywhere, follows it.
-        if (mode === 'WRITE' && this.causal) await this.causal.written(session.lastBookmarks());
-        return result.records.map(toRow);
-      } catch (error) {
-        if (attempt < AUTO_COMMIT_ATTEMPTS && neo4j.isRetryableError(error)) {
-          await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
-          continue;
-        }
-        done('error');
-        throw namedError(error, name);
-      } finally {
-        await session.close();
-      }
+    try {
+      const rows = await withTransientRetry(
+        async () => {
+          const session = this.session(mode);
+          try {
+            const result = await withoutCallSiteStack(() => session.run(cypher(name), params));
+            // Before the write answers, so that whatever its client does next, anywhere, follows it.
+            if (mode === 'WRITE' && this.causal) await this.causal.written(session.lastBookmarks());
+            return result.records.map(toRow);
+          } finally {
+            await session.close();
+          }
+        },
+        () => this.metrics?.neo4jRetries.inc({ mode: mode === 'READ' ? 'read' : 'write' }),
+      );
+      done('ok');
+      return rows;
+    } catch (error) {
+      done('error');
+      throw namedError(error, name);
     }
   }
 
-  /** Runs several statements in one write transaction (retried by the driver on transient errors). */
+  /** Runs several statements in one write transaction (run again on transient errors, as autoCommit). */
   async inWrite<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     const session = this.session('WRITE');
     const done = this.observe('write');
     const statements = new Set<string>();
     let visibleTo: Set<string> | null = null;
     try {
-      const result = await session.executeWrite((mtx) => {
-        // A retried attempt starts over.
-        statements.clear();
-        visibleTo = null;
-        return work({
-          run: (name, params = {}) => {
-            statements.add(name);
-            return runNamed(mtx, name, params);
-          },
-          onlyVisibleTo: (uids) => {
-            visibleTo ??= new Set();
-            for (const uid of uids) visibleTo.add(uid);
-          },
-        });
-      });
+      const result = await withTransientRetry(
+        async () => {
+          // A retried attempt starts over.
+          statements.clear();
+          visibleTo = null;
+          const tx = session.beginTransaction();
+          try {
+            const value = await work({
+              run: (name, params = {}) => {
+                statements.add(name);
+                return runNamed(tx, name, params);
+              },
+              onlyVisibleTo: (uids) => {
+                visibleTo ??= new Set();
+                for (const uid of uids) visibleTo.add(uid);
+              },
+            });
+            await tx.commit();
+            return value;
+          } finally {
+            // After a failure (a commit that failed has already ended the transaction).
+            if (tx.isOpen()) await tx.rollback().catch(() => undefined);
+          }
+        },
+        () => this.metrics?.neo4jRetries.inc({ mode: 'write' }),
+      );
       done('ok');
       if (this.causal) await this.causal.written(session.lastBookmarks());
       for (const listener of this.commitListeners) await listener({ statements, visibleTo });
@@ -217,7 +226,7 @@ export class Database {
   }
 }
 
-async function runNamed(tx: ManagedTransaction, name: string, params: Params): Promise<Row[]> {
+async function runNamed(tx: Transaction, name: string, params: Params): Promise<Row[]> {
   try {
     const result = await withoutCallSiteStack(() => tx.run(cypher(name), params));
     return result.records.map(toRow);

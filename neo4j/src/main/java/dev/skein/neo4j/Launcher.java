@@ -58,12 +58,14 @@ public final class Launcher {
                 .setConfig(GraphDatabaseSettings.pagecache_memory, ByteUnit.parse(pageCache))
                 .setConfig(GraphDatabaseSettings.tx_state_max_off_heap_memory, ByteUnit.mebiBytes(256))
                 .setConfig(GraphDatabaseSettings.shutdown_transaction_end_timeout, Duration.ofSeconds(5))
-                // A plan is kept at least a minute (Neo4j's default is 10 s). Planning Skein's larger
-                // queries takes 0.2-0.9 s (hydrate, write-post, the channel view), and a replan holds up
-                // the request that triggers it; on a young store, whose statistics change fast, the
-                // default replanned some query every few seconds under load (92 replans in one peer
-                // run), each a stalled request. Plans still follow the statistics, a minute later.
-                .setConfig(GraphDatabaseSettings.cypher_min_replan_interval, Duration.ofMinutes(1))
+                // A plan is kept at least an hour (Neo4j's default is 10 s). Planning Skein's larger
+                // queries takes 0.2-2 s of CPU (hydrate, write-post, the channel view), and when a plan
+                // goes stale every request running that query plans it again at once: 16 posts in
+                // flight all stalled 1-2.5 s together, each time a young store's statistics had grown
+                // enough (a minute apart at the shortest, with the earlier setting). Skein's queries
+                // start from unique ids and indexed keys, so a plan made on a smaller store stays good;
+                // plans still follow the statistics, an hour later.
+                .setConfig(GraphDatabaseSettings.cypher_min_replan_interval, Duration.ofHours(1))
                 .build();
 
         CountDownLatch stopped = new CountDownLatch(1);
