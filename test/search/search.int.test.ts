@@ -70,6 +70,17 @@ describe('GET /v1/messages/search by content', () => {
     expect(ids).toHaveLength(4);
   });
 
+  it('when a search follows each post at once, then it finds that post and its tag every time', async () => {
+    // The index refreshes its searcher at most once a second (neo4j/'s launcher), not per post:
+    // the search itself must apply and refresh what was committed before it.
+    for (let round = 0; round < 8; round++) {
+      const [w, t] = [word(), tag()];
+      const posted = await postMessage(api, alice.token, { content: `${w} round ${round}`, tags: [t] });
+      expect(await searchIds({ q: w }, alice.token)).toEqual([posted.id]);
+      expect(await searchIds({ tags: t }, alice.token)).toEqual([posted.id]);
+    }
+  });
+
   it('when several words are given, then every word must occur, in any case', async () => {
     const [a, b] = [word(), word()];
     const both = await postMessage(api, alice.token, { content: `${b.toUpperCase()} then ${a}` });

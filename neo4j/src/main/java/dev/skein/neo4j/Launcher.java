@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 
+import org.neo4j.configuration.FulltextSettings;
 import org.neo4j.configuration.GraphDatabaseSettings;
 import org.neo4j.configuration.connectors.BoltConnector;
 import org.neo4j.configuration.connectors.HttpConnector;
@@ -66,6 +67,14 @@ public final class Launcher {
                 // start from unique ids and indexed keys, so a plan made on a smaller store stays good;
                 // plans still follow the statistics, an hour later.
                 .setConfig(GraphDatabaseSettings.cypher_min_replan_interval, Duration.ofHours(1))
+                // The eventually consistent full-text indexes (message content and tags) refresh their
+                // Lucene searcher at most once a second instead of after every transaction that
+                // touches a message. A refresh per post wrote a tiny segment per post, and writing and
+                // merging those took nearly half of Neo4j's thread samples while posting (a JFR profile
+                // of the peer run's posting rows). A search still sees every
+                // committed message: its awaitEventuallyConsistentIndexRefresh() first applies the
+                // pending updates and, with an interval set, refreshes the searchers itself.
+                .setConfig(FulltextSettings.eventually_consistent_refresh_interval, Duration.ofSeconds(1))
                 .build();
 
         CountDownLatch stopped = new CountDownLatch(1);
