@@ -464,8 +464,8 @@ describe('claims and leases', () => {
       await planNow(api);
       const mine = await readDeliveries(api, manager.token, bot.uid, '?limit=100');
       expect(mine.body.deliveries).toHaveLength(30);
-      // Narrowed to this bot: other files' due deliveries in the shared store would otherwise fill
-      // the claimers' limit before these (older ones are claimed first).
+      // Narrowed to this bot, so that the claimers lease none of the other files' deliveries in the
+      // shared store.
       const claims = await Promise.all(
         Array.from({ length: 6 }, (_, i) =>
           claimDueDeliveries(api.ctx.db, {

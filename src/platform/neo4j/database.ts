@@ -113,7 +113,8 @@ export class Database {
 
   /** A transient failure rolled the statement back: it runs again (transient-retry.ts). */
   private async autoCommit(mode: 'READ' | 'WRITE', name: string, params: Params): Promise<Row[]> {
-    const done = this.observe(mode === 'READ' ? 'read' : 'write');
+    const label = mode === 'READ' ? 'read' : 'write';
+    const done = this.observe(label);
     try {
       const rows = await withTransientRetry(
         async () => {
@@ -127,7 +128,7 @@ export class Database {
             await session.close();
           }
         },
-        () => this.metrics?.neo4jRetries.inc({ mode: mode === 'READ' ? 'read' : 'write' }),
+        () => this.metrics?.neo4jRetries.inc({ mode: label }),
       );
       done('ok');
       return rows;

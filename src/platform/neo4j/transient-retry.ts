@@ -1,8 +1,8 @@
 // When Neo4j rolls a transaction back for a transient reason (a deadlock it broke, a lock wait that
 // timed out, a cluster leader that moved), the work is run again here, for every read and write.
-// The driver's own executeWrite waits a fixed second (with jitter) before its first retry: a broken
-// deadlock between two posts then cost one of them more than a second, which was most of the
-// posting tail in the peer run. Deadlocks clear in milliseconds, so the first waits are short and
+// The driver's own executeWrite waits a fixed second (with jitter) before its first retry, so a
+// broken deadlock between two posts cost one of them more than a second. Deadlocks clear in
+// milliseconds, so the first waits are short and
 // randomised (two rivals do not meet again in step); they double up to a second, so a leader
 // election, which takes seconds, is still waited out within the budget.
 import neo4j from 'neo4j-driver';
