@@ -15,6 +15,8 @@ import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startSlowLink, type SlowLink } from '../support/slow-link.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { freePort } from '../support/test-neo4j.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { startEmbeddedNeo4j, type EmbeddedNeo4j } from '../../src/platform/neo4j/embedded-neo4j.js';
 import {
   TEST_ADMIN,
   type ApiResponse,
@@ -32,6 +34,12 @@ jest.setTimeout(600_000);
 const root = mkdtempSync(path.join(os.tmpdir(), 'skein-multi-'));
 const filesDir = path.join(root, 'shared-files');
 let redis: RedisServer;
+/**
+ * The instances' own Neo4j, not the test run's shared one: a service's webhook dispatcher claims
+ * every user's deliveries, and on the shared store it took those of webhooks.int.test.ts whenever
+ * jest ran the two files at once.
+ */
+let neo4j: EmbeddedNeo4j;
 let slowLink: SlowLink | undefined;
 let receiver: WebhookReceiver | undefined;
 const instances: Record<'a' | 'b' | 'c', { process: ServiceProcess; api: TestServer } | undefined> = {
@@ -87,8 +95,8 @@ async function startInstance(name: 'a' | 'b' | 'c', redisUrl = redis.url): Promi
   const port = await freePort();
   const process = await startServiceProcess({
     PORT: String(port),
-    NEO4J_URI: globalThis.process.env.SKEIN_TEST_NEO4J_URI!,
-    NEO4J_PASSWORD: globalThis.process.env.SKEIN_TEST_NEO4J_PASSWORD!,
+    NEO4J_URI: neo4j.target.uri,
+    NEO4J_PASSWORD: neo4j.target.password,
     REDIS_URL: redisUrl,
     SKEIN_DATA_DIR: path.join(root, name),
     SKEIN_FILES_DIR: filesDir,
@@ -118,6 +126,13 @@ async function lateInstance(): Promise<TestServer> {
 }
 
 beforeAll(async () => {
+  neo4j = await startEmbeddedNeo4j({
+    dataDir: path.join(root, 'neo4j'),
+    port: await freePort(),
+    heap: '512m',
+    pageCache: '64m',
+    log: createLogger('warn'),
+  });
   redis = await startRedisServer();
   a = await startInstance('a');
   b = await startInstance('b');
@@ -133,6 +148,7 @@ afterAll(async () => {
   await slowLink?.close();
   await receiver?.close();
   await redis?.stop();
+  await neo4j?.stop();
   rmSync(root, { recursive: true, force: true });
 });
 

@@ -478,24 +478,9 @@ describe('claims and leases', () => {
         ),
       );
       const ids = new Set(mine.body.deliveries.map((d) => d.webhook_id));
-      const claimed = claims
-        .flat()
-        .filter((c) => ids.has(c.webhook_id))
-        .map((c) => c.webhook_id);
-      // No delivery is claimed twice.
-      expect(new Set(claimed).size).toBe(claimed.length);
-      // Every one the six did not claim was taken by another dispatcher: the service processes of
-      // test/scale/multi-instance.int.test.ts share this store, and a service's dispatcher claims
-      // every user's deliveries. Run alone, the six claim all thirty.
-      const rows = await api.ctx.db.runText(
-        `MATCH (d:Delivery) WHERE d.webhook_id IN $ids
-         RETURN d.lease_owner AS owner, d.attempts AS attempts`,
-        { ids: [...ids].filter((id) => !claimed.includes(id)) },
-      );
-      for (const row of rows) {
-        expect(String(row.owner)).not.toMatch(/^claimer-/);
-        expect(row.owner !== null || (row.attempts as number) > 0).toBe(true);
-      }
+      const claimed = claims.flat().filter((c) => ids.has(c.webhook_id));
+      // Each of the thirty is claimed once, by one of the six.
+      expect(claimed.map((c) => c.webhook_id).sort()).toEqual([...ids].sort());
       // Leave nothing leased: give every claimed delivery back to the schedule.
       await releaseClaims(claims.flat());
     } finally {
