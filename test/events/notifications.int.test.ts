@@ -555,6 +555,27 @@ describe('GET /v1/notifications', () => {
     expect(new Set(events.map((n) => n.cursor)).size).toBe(5);
   });
 
+  it('when posts follow each other without a pause, then each one’s event is readable as soon as it answers', async () => {
+    // Rounds of the sequencer then run back to back, each settled by the next one's numbering.
+    const people = await writers(8);
+    const pairs = [0, 2, 4, 6].map((i) => ({ author: people[i]!, reader: people[i + 1]! }));
+    const missing: string[] = [];
+    await Promise.all(
+      pairs.map(async ({ author, reader }) => {
+        for (let i = 0; i < 6; i++) {
+          const posted = await postMessage(api, author.token, {
+            content: `stream ${i}`,
+            recipients: [reader.tag],
+          });
+          const events = await inbox(reader);
+          if (!events.some((n) => n.event.content.messages.some((m) => m.id === posted.id)))
+            missing.push(posted.id);
+        }
+      }),
+    );
+    expect(missing).toEqual([]);
+  });
+
   it('when since or limit are out of range, or nobody is signed in, then 422 and 401', async () => {
     const [user] = await writers(1);
     for (const query of ['?since=-1', '?limit=0', '?limit=101', '?since=x', '?since=2']) {

@@ -7,9 +7,11 @@
 // makes a cursor replay exact.
 //
 // Writers call flush() after their commit and wait for it, so by the time a request answers, its
-// events are numbered, published, settled (read-head.cypher) and readable by GET /v1/notifications. A failed round costs
-// nothing but time: the events stay pending, and the sweep (every sweepMs, also at start-up after a
-// crash) numbers them.
+// events are numbered, published, settled (read-head.cypher) and readable by GET /v1/notifications.
+// A round's head is settled by the next round's numbering statement, or by a settle statement of
+// its own when no writer waits for a next round: under load that is one statement per round, not
+// two. A failed round costs nothing but time: the events stay pending, and the sweep (every
+// sweepMs, also at start-up after a crash) numbers them.
 import type { Logger } from '../../platform/logger.js';
 import type { Metrics } from '../../platform/metrics.js';
 import type { Database } from '../../platform/neo4j/database.js';
@@ -24,8 +26,13 @@ export interface SequencerOptions {
 }
 
 export class EventSequencer {
-  private current: Promise<void> | null = null;
-  private waiting: Promise<void> | null = null;
+  /** Rounds started so far (this instance's count, not log positions). */
+  private started = 0;
+  /** The latest round a waiting flush needs; the rounds go on until it has started. */
+  private wanted = 0;
+  /** Each waiting flush: the round whose settling it waits for. */
+  private waiters: { round: number; resolve: () => void }[] = [];
+  private running: Promise<void> | null = null;
   private stopped = false;
   private readonly timer: NodeJS.Timeout;
   private readonly batch: number;
@@ -43,20 +50,17 @@ export class EventSequencer {
   }
 
   /**
-   * Resolves once a round that started after this call has numbered and published everything
-   * committed before it. Never rejects: a failure is logged and left to the sweep.
+   * Resolves once a round that started after this call has numbered, published and settled
+   * everything committed before it. Never rejects: a failure is logged and left to the sweep.
    */
   flush(): Promise<void> {
     if (this.stopped) return Promise.resolve();
-    if (this.waiting) return this.waiting;
-    if (!this.current) return this.startRound();
-    // The round in progress may have read the pending events before the caller's commit.
-    const waiting = this.current.then(() => {
-      this.waiting = null;
-      return this.startRound();
-    });
-    this.waiting = waiting;
-    return waiting;
+    // A round in progress may have read the pending events before the caller's commit: the next.
+    const round = this.started + 1;
+    this.wanted = Math.max(this.wanted, round);
+    const settled = new Promise<void>((resolve) => this.waiters.push({ round, resolve }));
+    this.running ??= this.run();
+    return settled;
   }
 
   /**
@@ -64,7 +68,7 @@ export class EventSequencer {
    * settles the head before it); reads first, so an idle service writes nothing.
    */
   private async sweep(): Promise<void> {
-    if (this.current || this.waiting) return;
+    if (this.running) return;
     try {
       if (await hasPendingEvents(this.db)) await this.flush();
     } catch (error) {
@@ -75,34 +79,53 @@ export class EventSequencer {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    await this.waiting;
-    await this.current;
+    await this.running;
   }
 
-  private startRound(): Promise<void> {
-    const run = this.numberUntilDrained().finally(() => {
-      if (this.current === run) this.current = null;
-    });
-    this.current = run;
-    return run;
-  }
-
-  private async numberUntilDrained(): Promise<void> {
+  private async run(): Promise<void> {
     try {
-      for (;;) {
-        const round = await numberPendingEvents(this.db, this.batch);
-        if (round.events.length === 0) return;
-        this.metrics.eventsNumbered.inc(round.events.length);
-        await this.bus.publish(round);
-        if (round.events.length < this.batch) {
-          // Readers of the log (GET /v1/notifications, gap fills, the webhook planner) go up to
-          // the settled head; the writer that flushed expects its events there when it answers.
-          await settleHead(this.db);
-          return;
+      while (this.wanted > this.started) {
+        const round = ++this.started;
+        const numbered = await numberPendingEvents(this.db, this.batch);
+        // Its statement settled the head that the round before it wrote.
+        this.settled(round - 1);
+        if (numbered.events.length === 0) {
+          // Nothing numbered: the head is the one it just settled.
+          this.settled(round);
+          continue;
         }
+        this.metrics.eventsNumbered.inc(numbered.events.length);
+        await this.bus.publish(numbered);
+        // A full round is followed by another at once, as is one that a writer waits to follow;
+        // either's numbering settles this one.
+        if (numbered.events.length === this.batch) this.wanted = Math.max(this.wanted, round + 1);
+        if (this.wanted > round) continue;
+        // Readers of the log (GET /v1/notifications, gap fills, the webhook planner) go up to
+        // the settled head; the writers that flushed expect their events there when they answer.
+        await settleHead(this.db);
+        this.settled(round);
       }
     } catch (error) {
       this.log.warn({ err: error }, 'Numbering events failed; the sweep retries');
+      // Every waiting flush goes, even one that wanted a later round: none may hang on a loop that
+      // stops here, and what they committed is left to the sweep.
+      this.wanted = this.started;
+      this.settled(Number.POSITIVE_INFINITY);
+    } finally {
+      // In the same step as the loop's last check, so no flush() can slip between the two and wait
+      // on a loop that has ended.
+      this.running = null;
     }
+  }
+
+  /** Lets go of the flushes that waited for this round or an earlier one. */
+  private settled(round: number): void {
+    if (this.waiters.length === 0) return;
+    const waiting: typeof this.waiters = [];
+    for (const waiter of this.waiters) {
+      if (waiter.round <= round) waiter.resolve();
+      else waiting.push(waiter);
+    }
+    this.waiters = waiting;
   }
 }
