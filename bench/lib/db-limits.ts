@@ -42,6 +42,7 @@ import {
   MAX_TRAVERSAL_NODES,
 } from '../../src/components/threads/threads.schemas.js';
 import { newShortId } from '../../src/platform/auth/secrets.js';
+import { MAX_NAMED_VIEWERS } from '../../src/platform/http/view-cache.js';
 import type { Database } from '../../src/platform/neo4j/database.js';
 import { constraintClash } from '../../src/platform/neo4j/unique-ids.js';
 
@@ -317,7 +318,8 @@ export class DbLimits {
           ...userEvents('sent', toNotify, author.uid),
           ...channelEvents('channels', edges.inclusions, author.uid, edges.receivers),
         ]);
-        await writePost(tx, items, edges, events);
+        // Not public: the members are read with the write, for the view cache, as the service does.
+        await writePost(tx, items, edges, events, MAX_NAMED_VIEWERS + 1);
         await hydrateMessages(
           tx,
           { uid: author.uid },

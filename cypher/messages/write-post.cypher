@@ -77,4 +77,16 @@ CALL () {
   UNWIND $events AS e
   {{create_event(e)}}
 }
-RETURN replies
+// The members of the channels the messages went into, at most $channel_members_limit (none when it
+// is 0): with the author and recipients, who may see the post, whose kept answers it ends
+// (view-cache.ts). Read after the writes, so anyone who joined before this post is counted; a join
+// is itself a write that ends every kept answer. Here rather than in a statement of its own: a
+// round trip less on the post path.
+CALL () {
+  UNWIND CASE WHEN $channel_members_limit > 0 THEN $inclusions ELSE [] END AS inclusion
+  MATCH (:Channel {id: inclusion.channel_id})-[:HAS_MEMBER]->(member:User)
+  WITH DISTINCT member.uid AS uid
+  LIMIT toInteger($channel_members_limit)
+  RETURN collect(uid) AS channel_member_uids
+}
+RETURN replies, channel_member_uids

@@ -91,14 +91,16 @@ export class ParentVanished extends Error {}
 
 /**
  * Writes a post's messages, edges and events inside the caller's transaction, in one statement
- * (write-post.cypher, which also says in what order it takes locks).
+ * (write-post.cypher, which also says in what order it takes locks). Answers the members of the
+ * channels it wrote into, at most `channelMembersLimit` (none when 0).
  */
 export async function writePost(
   tx: Tx,
   items: NewMessage[],
   edges: NewMessageEdges,
   events: EventRows,
-): Promise<void> {
+  channelMembersLimit: number,
+): Promise<string[]> {
   const authorUid = events.actor_uid;
   const userEdges = [
     ...items.map((m) => ({ uid: authorUid, message_id: m.id, kind: 'sent', public: null })),
@@ -124,9 +126,11 @@ export async function writePost(
       external_parent_id: external?.parent_id ?? null,
       message_ids: [...newIds],
       participation_slack_ms: neo4j.int(PARTICIPATION_SLACK_MS),
+      channel_members_limit: neo4j.int(channelMembersLimit),
     });
     // A parent deleted between the checks and this write: abort, so nothing is half-written.
     if ((row?.replies as number) !== edges.replies.length) throw new ParentVanished();
+    return (row?.channel_member_uids as string[] | undefined) ?? [];
   } catch (error) {
     // Deleted while this statement waited for its lock.
     if (isEntityNotFound(error)) throw new ParentVanished();
@@ -155,21 +159,17 @@ export async function saveIdempotentAnswer(tx: Tx, key: string, response: string
 
 /**
  * Everyone who may see the messages a post wrote, none of them public: the author, the recipients
- * and the members of the channels they went into (the visibility rule's grounds). Null when they
- * are more than `max` (a big channel), which the view cache treats as everybody anyway.
+ * and the members of the channels they went into (the visibility rule's grounds), read with
+ * writePost's limit `max` + 1. Null when they are more than `max` (a big channel), which the view
+ * cache treats as everybody anyway.
  */
-export async function postViewers(
-  tx: Tx,
+export function postViewers(
   authorUid: string,
   edges: NewMessageEdges,
+  channelMemberUids: string[],
   max: number,
-): Promise<Set<string> | null> {
-  const viewers = new Set([authorUid, ...edges.receivers.map((r) => r.uid)]);
-  const channelIds = [...new Set(edges.inclusions.map((i) => i.channel_id))];
-  if (channelIds.length > 0) {
-    const rows = await tx.run('messages/channel-member-uids', { channel_ids: channelIds, limit: max + 1 });
-    for (const row of rows) viewers.add(row.uid as string);
-  }
+): Set<string> | null {
+  const viewers = new Set([authorUid, ...edges.receivers.map((r) => r.uid), ...channelMemberUids]);
   return viewers.size > max ? null : viewers;
 }
 

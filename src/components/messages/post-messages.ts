@@ -87,8 +87,9 @@ export async function postMessages(
       if (!retriable || attempt >= 3) throw error;
       continue;
     }
-    // Committed. The events are numbered and sent (to sockets first) while the answer is read.
-    const [results] = await Promise.all([answer(), announceEvents(ctx, recorded)]);
+    // Committed. The events are numbered and sent (to sockets first) while the answer is read; the
+    // numbering is asked for first, so its statement reaches Neo4j ahead of the answer's read.
+    const [, results] = await Promise.all([announceEvents(ctx, recorded), answer()]);
     return results;
   }
 }
@@ -154,12 +155,12 @@ async function attemptPost(
         // A recipient who asked not to be notified is still not told through the channel.
         ...channelEvents('channels', edges.inclusions, caller.uid, edges.receivers),
       ]);
-      await writePost(tx, items, edges, events);
+      // Only their kept answers end (view-cache.ts); a public message ends everybody's anyway.
+      const named = !items.some((item) => item.public);
+      const members = await writePost(tx, items, edges, events, named ? MAX_NAMED_VIEWERS + 1 : 0);
       recorded = events;
-      // Only their kept answers end (view-cache.ts). Members are read after the write, so anyone
-      // who joined before it is counted; a join is itself a write that ends every kept answer.
-      if (!items.some((item) => item.public)) {
-        const viewers = await postViewers(tx, caller.uid, edges, MAX_NAMED_VIEWERS);
+      if (named) {
+        const viewers = postViewers(caller.uid, edges, members, MAX_NAMED_VIEWERS);
         if (viewers) tx.onlyVisibleTo(viewers);
       }
     }

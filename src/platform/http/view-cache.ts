@@ -44,7 +44,6 @@ const NEUTRAL = new Set([
   'messages/resolve-post-refs',
   'messages/find-mentioned',
   'messages/hydrate',
-  'messages/channel-member-uids',
   // The stored answer of an idempotent post, which no view shows.
   'messages/save-idempotent-answer',
 ]);
