@@ -492,17 +492,21 @@ async function traverseWorkloads(ctx: Context): Promise<void> {
   const mid = Math.floor(thread.spine.length / 2);
   const origin = thread.spine[mid]!;
   const size = thread.ids.length;
-  for (const [label, up, down] of [
-    ['up 100', 100, 0],
-    ['down 100', 0, 100],
+  // The full answers, and a thread view's sparse one (issue 16: fields= loads no links).
+  for (const [label, up, down, fields] of [
+    ['up 100', 100, 0, null],
+    ['down 100', 0, 100, null],
+    ['down 100', 0, 100, 'id,content,author,parent_id,timestamp'],
   ] as const) {
     await latency(ctx, {
-      workload: `traverse: ${label} in a ${size}-message thread`,
+      workload: `traverse: ${label} in a ${size}-message thread${fields ? `, fields=${fields}` : ''}`,
       request: () => ({
-        path: `/v1/messages/traverse-from/${origin}?up_depth=${up}&down_depth=${down}`,
+        path:
+          `/v1/messages/traverse-from/${origin}?up_depth=${up}&down_depth=${down}` +
+          (fields ? `&fields=${fields}` : ''),
         headers: bearer(ctx.viewer),
       }),
-      limit: ctx.limits.traverse(ctx.viewer, origin, up, down),
+      limit: ctx.limits.traverse(ctx.viewer, origin, up, down, fields === null),
       target: (p99) => underTarget(30, p99, false, ctx.profile),
     });
   }

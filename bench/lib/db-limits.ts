@@ -72,9 +72,11 @@ export class DbLimits {
     if (rows.length === 0) throw new Error('session not found');
   }
 
-  private async hydrate(viewerUid: string, ids: string[]): Promise<number> {
+  /** As the service hydrates: without links (hydrate-core) when the fields asked for need none. */
+  private async hydrate(viewerUid: string, ids: string[], links = true): Promise<number> {
     if (ids.length === 0) return 0;
-    const rows = await this.db.read('messages/hydrate', { viewer_uid: viewerUid, ids });
+    const query = links ? 'messages/hydrate' : 'messages/hydrate-core';
+    const rows = await this.db.read(query, { viewer_uid: viewerUid, ids });
     return rows.length;
   }
 
@@ -148,7 +150,7 @@ export class DbLimits {
   }
 
   /** GET /v1/messages/traverse-from/{id}: session, the walk, hydrate what it reached. */
-  traverse(viewer: Actor, originId: string, up: number, down: number): Operation {
+  traverse(viewer: Actor, originId: string, up: number, down: number, links = true): Operation {
     // Through the service's own repository function, so the limit runs the query as the service does.
     const options = {
       upDepth: up,
@@ -165,6 +167,7 @@ export class DbLimits {
       await this.hydrate(
         viewer.uid,
         (walked?.nodes ?? []).map((node) => node.id),
+        links,
       );
       return 1;
     };

@@ -10,7 +10,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { createManaged, grant, registerWriter, type TestUser } from '../support/factories.js';
+import { addMember, createChannel, registerCreator } from '../channels/channel-helpers.js';
+import {
+  createKey,
+  createManaged,
+  grant,
+  postMessage,
+  registerWriter,
+  type TestUser,
+} from '../support/factories.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startSlowLink, type SlowLink } from '../support/slow-link.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
@@ -53,6 +61,7 @@ function processApi(url: string): TestServer {
   const request = async <T>(method: string, pathname: string, options: RequestOptions = {}) => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
+    if (options.apiKey) headers['x-api-key'] = options.apiKey;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     const res = await fetch(url + pathname, {
       method,
@@ -276,6 +285,49 @@ describe('two instances on one Neo4j and one Redis', () => {
     expect((await a.request('DELETE', `/v1/messages/${id}`, { token: author.token })).status).toBe(200);
     expect((await b.request('GET', `/v1/messages/${id}`, { token: reader.token })).status).toBe(404);
     expect((await b.request('GET', `/v1/messages/${id}/thread`, { token: reader.token })).status).toBe(404);
+  });
+
+  it('when an API key is revoked on A, then B refuses the key and the session minted from it at once, although B had just accepted both', async () => {
+    const user = await registerWriter(a, { apiAccess: true });
+    const { key, key_id } = await createKey(a, user.token);
+    const minted = await b.request<{ access_token: string }>('POST', '/v1/auth/token', {
+      apiKey: key,
+      body: {},
+    });
+    expect(minted.status).toBe(200);
+    const session = minted.body.access_token;
+    expect(await readTwice(b, session, '/v1/messages/timeline')).toBe(200);
+    expect((await b.request('GET', '/v1/messages/timeline', { apiKey: key })).status).toBe(200);
+    expect((await a.request('DELETE', `/v1/auth/keys/${key_id}`, { token: user.token })).status).toBe(200);
+    const byKey = await b.request<{ code: string }>('GET', '/v1/messages/timeline', { apiKey: key });
+    expect([byKey.status, byKey.body.code]).toEqual([401, 'invalid_api_key']);
+    const bySession = await b.request<{ code: string }>('GET', '/v1/messages/timeline', { token: session });
+    expect([bySession.status, bySession.body.code]).toEqual([401, 'invalid_session']);
+  });
+
+  it('when a member leaves a channel on A, then B, which had kept the channel page, the timeline and the message, answers without them at once', async () => {
+    const [owner, member] = await Promise.all([registerCreator(a), registerWriter(a)]);
+    const channel = await createChannel(a, owner.token);
+    await addMember(a, owner.token, channel.id, { uid: member.uid });
+    const message = await postMessage(a, owner.token, {
+      content: 'kept on B, then left',
+      channel_ids: [channel.id],
+    });
+    expect(await readTwice(b, member.token, `/v1/channels/${channel.id}/messages`)).toBe(200);
+    expect(await readTwice(b, member.token, '/v1/messages/timeline')).toBe(200);
+    expect(await readTwice(b, member.token, `/v1/messages/${message.id}`)).toBe(200);
+    const left = await a.request('DELETE', `/v1/channels/${channel.id}/members/${member.uid}`, {
+      token: member.token,
+    });
+    expect(left.status).toBe(200);
+    expect(
+      (await b.request('GET', `/v1/channels/${channel.id}/messages`, { token: member.token })).status,
+    ).toBe(403);
+    const timeline = await b.request<{ messages: { id: string }[] }>('GET', '/v1/messages/timeline', {
+      token: member.token,
+    });
+    expect(timeline.body.messages.map((m) => m.id)).not.toContain(message.id);
+    expect((await b.request('GET', `/v1/messages/${message.id}`, { token: member.token })).status).toBe(404);
   });
 
   it('when a bot is deactivated on A, then B refuses its delegated session at once although B had just accepted it', async () => {
