@@ -11,6 +11,7 @@ import { numberPendingEvents } from '../../src/components/event-log/event-log-re
 import { changeEvents, channelEvents, userEvents } from '../../src/components/event-log/record-events.js';
 import {
   hydrateMessages,
+  POST_CHANNEL_MEMBERS_READ,
   resolvePostRefs,
   writePost,
   type NewMessage,
@@ -42,7 +43,6 @@ import {
   MAX_TRAVERSAL_NODES,
 } from '../../src/components/threads/threads.schemas.js';
 import { newShortId } from '../../src/platform/auth/secrets.js';
-import { MAX_NAMED_VIEWERS } from '../../src/platform/http/view-cache.js';
 import type { Database } from '../../src/platform/neo4j/database.js';
 import { constraintClash } from '../../src/platform/neo4j/unique-ids.js';
 
@@ -322,7 +322,7 @@ export class DbLimits {
           ...channelEvents('channels', edges.inclusions, author.uid, edges.receivers),
         ]);
         // Not public: the members are read with the write, for the view cache, as the service does.
-        await writePost(tx, items, edges, events, MAX_NAMED_VIEWERS + 1);
+        await writePost(tx, items, edges, events, POST_CHANNEL_MEMBERS_READ);
         await hydrateMessages(
           tx,
           { uid: author.uid },

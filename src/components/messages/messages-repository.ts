@@ -1,6 +1,7 @@
 // The only code that runs the messages' Cypher. Takes and returns plain objects.
 import neo4j from 'neo4j-driver';
 import type { EventRows } from '../event-log/event-log-repository.js';
+import { MAX_NAMED_VIEWERS } from '../../platform/http/view-cache.js';
 import { isEntityNotFound, type Database, type Tx } from '../../platform/neo4j/database.js';
 import { messagesOfHydrateAnswer } from './message-output.js';
 import { PARTICIPATION_SLACK_MS } from './participation-slack.js';
@@ -90,6 +91,12 @@ export interface NewMessageEdges {
 export class ParentVanished extends Error {}
 
 /**
+ * The channel members a non-public post reads with its write (writePost's `channelMembersLimit`):
+ * one past the view cache's named viewers, enough for postViewers to tell a big audience.
+ */
+export const POST_CHANNEL_MEMBERS_READ = MAX_NAMED_VIEWERS + 1;
+
+/**
  * Writes a post's messages, edges and events inside the caller's transaction, in one statement
  * (write-post.cypher, which also says in what order it takes locks). Answers the members of the
  * channels it wrote into, at most `channelMembersLimit` (none when 0).
@@ -159,18 +166,17 @@ export async function saveIdempotentAnswer(tx: Tx, key: string, response: string
 
 /**
  * Everyone who may see the messages a post wrote, none of them public: the author, the recipients
- * and the members of the channels they went into (the visibility rule's grounds), read with
- * writePost's limit `max` + 1. Null when they are more than `max` (a big channel), which the view
- * cache treats as everybody anyway.
+ * and the members of the channels they went into (the visibility rule's grounds), as writePost
+ * read them with POST_CHANNEL_MEMBERS_READ. Null when they are more than MAX_NAMED_VIEWERS (a big
+ * channel), which the view cache treats as everybody anyway.
  */
 export function postViewers(
   authorUid: string,
   edges: NewMessageEdges,
   channelMemberUids: string[],
-  max: number,
 ): Set<string> | null {
   const viewers = new Set([authorUid, ...edges.receivers.map((r) => r.uid), ...channelMemberUids]);
-  return viewers.size > max ? null : viewers;
+  return viewers.size > MAX_NAMED_VIEWERS ? null : viewers;
 }
 
 /** The (message, user) pairs of mentions where the user can see the message. */

@@ -12,7 +12,6 @@ import { assertScope } from '../../platform/auth/scopes.js';
 import { newShortId } from '../../platform/auth/secrets.js';
 import type { Database, Tx } from '../../platform/neo4j/database.js';
 import type { AppContext } from '../../platform/context.js';
-import { MAX_NAMED_VIEWERS } from '../../platform/http/view-cache.js';
 import { constraintClash } from '../../platform/neo4j/unique-ids.js';
 import {
   announceEvents,
@@ -27,6 +26,7 @@ import {
   findMentioned,
   findIdempotentAnswer,
   hydrateMessages,
+  POST_CHANNEL_MEMBERS_READ,
   postViewers,
   resolvePostRefs,
   saveIdempotentAnswer,
@@ -157,10 +157,10 @@ async function attemptPost(
       ]);
       // Only their kept answers end (view-cache.ts); a public message ends everybody's anyway.
       const named = !items.some((item) => item.public);
-      const members = await writePost(tx, items, edges, events, named ? MAX_NAMED_VIEWERS + 1 : 0);
+      const members = await writePost(tx, items, edges, events, named ? POST_CHANNEL_MEMBERS_READ : 0);
       recorded = events;
       if (named) {
-        const viewers = postViewers(caller.uid, edges, members, MAX_NAMED_VIEWERS);
+        const viewers = postViewers(caller.uid, edges, members);
         if (viewers) tx.onlyVisibleTo(viewers);
       }
     }
