@@ -1,5 +1,6 @@
 // Process entry: configuration, the service, and graceful shutdown on SIGTERM/SIGINT.
 import { ConfigError, loadConfig } from './platform/config.js';
+import { startIdleCollector } from './platform/idle-collector.js';
 import { createLogger, logFormatFor } from './platform/logger.js';
 import { runService } from './service.js';
 
@@ -21,6 +22,8 @@ async function main(): Promise<void> {
       process.exit(1);
     },
   });
+  // Memory a burst left is given back once the service is quiet (platform/idle-collector.ts).
+  startIdleCollector();
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
