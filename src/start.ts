@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     },
   });
   // Memory a burst left is given back once the service is quiet (platform/idle-collector.ts).
-  startIdleCollector();
+  startIdleCollector(log);
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;

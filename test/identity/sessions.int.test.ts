@@ -12,6 +12,9 @@ import {
 } from '../support/factories.js';
 import { cookieValue, startTestServer, type TestServer } from '../support/test-server.js';
 import type { Token } from '../support/api-types.js';
+import { findSession } from '../../src/components/identity/identity-repository.js';
+import { SessionCache } from '../../src/components/identity/session-cache.js';
+import { parseSessionToken } from '../../src/platform/auth/secrets.js';
 
 let api: TestServer;
 beforeAll(async () => {
@@ -422,5 +425,24 @@ describe('CSRF stance', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.uid).toBe(user.uid);
+  });
+});
+
+describe('the cache of session records', () => {
+  it('when a record is past its time to live, then the cache lets go of it without waiting for a write', async () => {
+    const { config, db, log } = api.ctx;
+    const cache = await SessionCache.start(config, db, log, 200);
+    try {
+      const user = await registerUser(api);
+      const sessionId = parseSessionToken(user.token)!.id;
+      const found = await cache.lookup(sessionId, () => findSession(db, sessionId));
+      expect(found?.user.uid).toBe(user.uid);
+      expect(cache.size).toBe(1);
+      // One time to live for the record, at most one more for the sweep to come round.
+      await sleep(600);
+      expect(cache.size).toBe(0);
+    } finally {
+      await cache.close();
+    }
   });
 });
