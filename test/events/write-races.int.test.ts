@@ -35,6 +35,30 @@ async function reply(user: TestUser, parentId: string, content: string) {
 }
 
 describe('delete with descendants racing replies', () => {
+  it('when the thread is deleted between a reply’s commit and its answer, then the reply answers 404, not ok without a message', async () => {
+    const author = await registerWriter(api);
+    const root = await postMessage(api, author.token, { content: 'root', public: true });
+    // The deletion runs right after the reply commits, before its answer is read: the one
+    // interleaving the concurrent test below reaches only now and then.
+    let armed = true;
+    let deletion: number | undefined;
+    api.ctx.db.onCommit(async ({ statements }) => {
+      if (!armed || !statements.has('messages/write-post')) return;
+      armed = false;
+      deletion = (
+        await api.request('DELETE', `/v1/messages/${root.id}?delete_descendants=true`, {
+          token: author.token,
+        })
+      ).status;
+    });
+    const res = await reply(author, root.id, 'just in time');
+    expect(deletion).toBe(200);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual([
+      { index: 0, ok: false, error: { status: 404, code: 'message_not_found', detail: expect.any(String) } },
+    ]);
+  });
+
   it('when replies race a subtree deletion, then no 500, and every stored reply has a live parent, root and edge', async () => {
     const [author, stranger] = await Promise.all([registerWriter(api), registerWriter(api)]);
     const statuses: number[] = [];

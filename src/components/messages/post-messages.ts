@@ -96,6 +96,8 @@ export async function postMessages(
 
 type Checked = { index: number; input: ItemInput } | { index: number; error: ItemError };
 
+const MESSAGE_NOT_FOUND: ItemError = { status: 404, code: 'message_not_found', detail: 'Message not found.' };
+
 async function attemptPost(
   ctx: AppContext,
   caller: Caller,
@@ -139,11 +141,14 @@ async function attemptPost(
       ctx.config.publicUrl,
     );
     const byId = new Map(messages.map((m) => [m.id, m]));
-    return outcome.map((entry) =>
-      'id' in entry
-        ? { index: entry.index, ok: true as const, message: byId.get(entry.id)! }
-        : { index: entry.index, ok: false as const, error: entry.error },
-    );
+    return outcome.map((entry) => {
+      if (!('id' in entry)) return { index: entry.index, ok: false as const, error: entry.error };
+      const message = byId.get(entry.id);
+      if (message) return { index: entry.index, ok: true as const, message };
+      // Deleted between the commit and this read (a racing delete of its thread took it): it is
+      // gone, as if the delete had come first.
+      return { index: entry.index, ok: false as const, error: MESSAGE_NOT_FOUND };
+    });
   };
   const stored = await ctx.db.inWrite(async (tx) => {
     const refs = await resolvePostRefs(tx, caller.uid, wanted);
@@ -266,7 +271,7 @@ function planItem(
   let parent = previous;
   if (!parent && input.parent_id) {
     parent = refs.parents.get(input.parent_id) ?? null;
-    if (!parent) return { error: { status: 404, code: 'message_not_found', detail: 'Message not found.' } };
+    if (!parent) return { error: MESSAGE_NOT_FOUND };
   }
   const receivers = new Map<string, { uid: string; public: boolean; notify: boolean }>();
   for (const recipient of input.recipients.map(parseRecipient)) {
