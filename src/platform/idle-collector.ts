@@ -14,9 +14,9 @@
 // pause (0.1-0.3 s) lands when nobody is waiting; an ordinary load does not grow the pages that far,
 // because V8 collects and reuses them first.
 import { performance } from 'node:perf_hooks';
-import type { Logger } from './logger.js';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import type { Logger } from './logger.js';
 
 /** How often the event loop is looked at. */
 const CHECK_MS = 500;
@@ -98,20 +98,28 @@ export function startIdleCollector(log?: Logger): () => void {
 const mib = (bytes: number) => Math.round(bytes / (1024 * 1024));
 
 /**
- * A full collection that compacts every page. V8's `gc` is there when node runs with --expose-gc;
- * otherwise the flag is set now (v8.setFlagsFromString) and the function taken from a fresh
- * context, where V8 installs it for contexts made after the flag: the usual way to reach it without
- * a command-line flag, so `npm start`, the Dockerfile and the tests' service processes all get it.
- * Compaction is asked for around this one call only: V8's own collections stay as they were.
+ * V8's full collection, as its own run (no compaction asked for). `gc` is there when node runs with
+ * --expose-gc; otherwise the flag is set now (v8.setFlagsFromString) and the function taken from a
+ * fresh context, where V8 installs it for contexts made after the flag: the usual way to reach it
+ * without a command-line flag, so `npm start`, the Dockerfile and the tests' service processes all
+ * get it.
  */
-export function compactingCollection(): (() => void) | null {
+export function fullCollection(): (() => void) | null {
   let gc = (globalThis as { gc?: unknown }).gc;
   if (typeof gc !== 'function') {
     v8.setFlagsFromString('--expose-gc');
     gc = vm.runInNewContext('gc');
   }
-  if (typeof gc !== 'function') return null;
-  const collect = gc as () => void;
+  return typeof gc === 'function' ? (gc as () => void) : null;
+}
+
+/**
+ * A full collection that compacts every page. Compaction is asked for around this one call only:
+ * V8's own collections stay as they were.
+ */
+export function compactingCollection(): (() => void) | null {
+  const collect = fullCollection();
+  if (!collect) return null;
   return () => {
     v8.setFlagsFromString('--compact-on-every-full-gc');
     try {

@@ -1,12 +1,11 @@
 // The service gives back the memory a burst left (src/platform/idle-collector.ts): after a second of
-// an almost idle event loop, when the heap's pages come to 128 MiB more than the smallest seen, it runs one
+// a mostly idle event loop, when the heap's pages come to 128 MiB more than the smallest seen, it runs one
 // compacting collection, which returns the pages a few survivors would otherwise keep.
 import { describe, expect, it } from '@jest/globals';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   compactingCollection,
+  fullCollection,
   IdleCollectionRule,
   startIdleCollector,
 } from '../../src/platform/idle-collector.js';
@@ -81,12 +80,6 @@ describe('compactingCollection', () => {
   });
 });
 
-/** V8's plain full collection (no compaction), as its own collections run. */
-function plainCollection(): () => void {
-  v8.setFlagsFromString('--expose-gc');
-  return vm.runInNewContext('gc') as () => void;
-}
-
 describe('startIdleCollector', () => {
   it('when a burst left pages that V8 emptied but kept, then the quiet service gives them back', async () => {
     compactingCollection()!();
@@ -95,7 +88,7 @@ describe('startIdleCollector', () => {
     try {
       const survivors = burstKeepingOneInTwenty();
       // What V8's own collections do after a burst: the bytes in use fall, the pages stay.
-      plainCollection()();
+      fullCollection()!();
       const { heapUsed, heapTotal: before } = process.memoryUsage();
       expect(heapUsed - base).toBeLessThan((before - base) / 2);
       let after = before;
