@@ -1,13 +1,19 @@
-// Second statement of a planning round, under the planner's lock: for the next numbered events of
-// the spec's four types, one pending Delivery per recipient that has a verified endpoint contact
-// 410 has not turned off (a user event's user; a channel event's members, except those it skips),
-// due at once; then the planner moves past them. An event recorded before the endpoint's latest
+// A planning round, in one statement: first the write lock on the planner's one node, so rounds (of
+// this and every other instance) plan one after another, each from where the last one stopped; the
+// clauses after it read committed data as they go, so nothing they read is older than the lock (as
+// in event-log/number-pending.cypher). Then, for the next numbered events of the spec's four types,
+// one pending Delivery per recipient that has a verified endpoint contact 410 has not turned off (a
+// user event's user; a channel event's members, except those it skips), due at once; then the
+// planner moves past them. An event recorded before the endpoint's latest
 // verification gets none: it happened while the endpoint was off (or not yet there), and the
 // planner's lag must not decide whether it is sent. The body is built at each attempt, from the graph.
 // (One endpoint contact per user is the rule; should there be several, the latest verified wins.)
 // A user its manager deactivated gets none, nor for events of before its reactivation
 // (users/set-managed-user-active.cypher), whatever the planner's lag.
-MATCH (planner:WebhookPlanner {id: 'planner'})
+MERGE (planner:WebhookPlanner {id: 'planner'})
+  ON CREATE SET planner.head = 0
+SET planner.locked_at = datetime()
+WITH planner
 OPTIONAL MATCH (log:EventLog {id: 'log'})
 // Up to the settled head (read-head.cypher): an event numbered below it is surely in the index. Or
 // up to $heard, the end of a round heard on the bus, which was published after its commit finished

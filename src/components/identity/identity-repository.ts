@@ -97,13 +97,35 @@ export interface ListedSession extends SessionState {
   method: SessionMethod | null;
 }
 
+/**
+ * The credential reads (find-sessions, list-sessions, find-api-keys) return their times as epoch
+ * milliseconds: decoding DateTime values was most of the driver's work for the 333 sessions a second
+ * that 10,000 sockets' heartbeats re-check (about 40% of that read's CPU in Node, 2026-11-27).
+ * Callers get the ISO 8601 strings every other read gives.
+ */
+function withIsoTimes<T>(record: unknown, fields: readonly string[]): T {
+  if (record === null || record === undefined) return null as T;
+  const out = { ...(record as Row) };
+  for (const field of fields) {
+    const millis = out[field];
+    out[field] = typeof millis === 'number' ? new Date(millis).toISOString() : null;
+  }
+  return out as T;
+}
+
+const SESSION_TIMES = ['created_at', 'expires_at', 'revoked_at', 'last_used_at'] as const;
+const KEY_TIMES = ['expires_at', 'revoked_at'] as const;
+const KEY_RECORD_TIMES = [...KEY_TIMES, 'last_used_at'] as const;
+
 function sessionState(row: Row): SessionState {
+  const parent = withIsoTimes<DelegationParent | null>(row.parent, KEY_TIMES);
+  if (parent) parent.key = withIsoTimes<KeyState | null>(parent.key, KEY_TIMES);
   return {
-    session: row.session as SessionRecord,
-    key: (row.key as KeyState | null) ?? null,
+    session: withIsoTimes<SessionRecord>(row.session, SESSION_TIMES),
+    key: withIsoTimes<KeyState | null>(row.key, KEY_TIMES),
     managerLink: row.manager_link === true,
     manager: (row.manager as SessionState['manager'] | null) ?? null,
-    parent: (row.parent as DelegationParent | null) ?? null,
+    parent,
   };
 }
 
@@ -214,10 +236,10 @@ export async function findApiKey(db: Database, keyId: string): Promise<FoundKey 
 export async function findApiKeys(db: Database, keyIds: readonly string[]): Promise<Map<string, FoundKey>> {
   const rows = await db.read('identity/find-api-keys', { key_ids: keyIds });
   return new Map(
-    rows.map((row) => [
-      (row.key as KeyRecord).key_id,
-      { key: row.key as KeyRecord, user: row.user as PrincipalRecord },
-    ]),
+    rows.map((row) => {
+      const key = withIsoTimes<KeyRecord>(row.key, KEY_RECORD_TIMES);
+      return [key.key_id, { key, user: row.user as PrincipalRecord }];
+    }),
   );
 }
 

@@ -1,9 +1,11 @@
 // Sends due webhook deliveries. Every running service has one; the deliveries live in Neo4j, so
 // several instances share the work and a restarted one resumes it.
 //
-// It wakes when events are numbered (this instance's or, through Redis, any instance's): first it
-// plans deliveries for the new events (webhook-planner.ts), then claims the due ones; it also polls
-// for deliveries that became due (retries). Each attempt is claimed first: a lease on the
+// It wakes when events are numbered (this instance's or, through Redis, any instance's): it plans
+// deliveries for the new events (plan-deliveries.cypher) and claims those it planned. Every second
+// it also polls, with a read, for planning left behind (a lost bus message) and for deliveries that
+// became due (retries, redeliveries, leases run out), and takes locks only when it found some: an
+// idle service wrote twice a second here. Each attempt is claimed first: a lease on the
 // delivery, taken in a write transaction that re-checks the delivery under its write lock, so two
 // instances never send the same attempt. The lease outlives the request's time-out; if the holder
 // dies mid-send, the lease runs out and someone sends again with the same webhook-id (delivery is
@@ -20,6 +22,7 @@ import { WEBHOOK_TIMEOUT_MS, sendWebhook } from './send-webhook.js';
 import {
   claimDueDeliveries,
   countPendingDeliveries,
+  findDispatcherWork,
   planDeliveries,
   recordAttempt,
   type ClaimedDelivery,
@@ -30,6 +33,14 @@ const QUEUE_DEPTH_EVERY_MS = 10_000;
 
 /** Events planned per round; a full round is followed by another at once. */
 const PLAN_BATCH = 500;
+
+/** What a dispatcher pass does: look for work (a poll), plan new events, claim due deliveries. */
+interface Work {
+  poll: boolean;
+  plan: boolean;
+  claim: boolean;
+}
+const NO_WORK: Work = { poll: false, plan: false, claim: false };
 
 /** The outcome of an attempt that found nothing left to send. */
 const DROPPED = {
@@ -79,28 +90,48 @@ export function startWebhookDispatcher(
   /** The end of the latest round heard on the bus: planning may go that far before it is settled. */
   let heard = 0;
   let claiming: Promise<void> | null = null;
-  /** A wake-up came during a claim, or the last claim was full: claim again when it ends. */
-  let again = false;
+  /** What the next pass must do; wake-ups during a pass add to it, for the pass after it. */
+  let owed: Work = { ...NO_WORK };
   const inFlight = new Set<Promise<void>>();
+  const onlyUids = options.onlyUids;
 
-  const wake = (): void => {
+  const wake = (wanted: Partial<Work>): void => {
     if (stopped) return;
-    if (claiming) {
-      again = true;
-      return;
-    }
-    again = false;
-    claiming = claimAndSend()
+    owed = {
+      poll: owed.poll || wanted.poll === true,
+      plan: owed.plan || wanted.plan === true,
+      claim: owed.claim || wanted.claim === true,
+    };
+    if (claiming) return;
+    const work = owed;
+    owed = { ...NO_WORK };
+    claiming = dispatch(work)
       .catch((error: unknown) => log.warn({ err: error }, 'Claiming webhook deliveries failed'))
       .finally(() => {
         claiming = null;
-        if (again) wake();
+        if (owed.poll || owed.plan || owed.claim) wake({});
       });
   };
 
-  const claimAndSend = async (): Promise<void> => {
-    // Plan first: deliveries for the events numbered since the last round, across instances.
-    while ((await planDeliveries(ctx.db, PLAN_BATCH, heard)).full);
+  /**
+   * Plans, then claims and sends. A poll first reads whether either has anything to do, so an idle
+   * service writes nothing; planning that made no delivery claims nothing (the poll takes retries).
+   */
+  const dispatch = async ({ poll, plan, claim }: Work): Promise<void> => {
+    if (poll) {
+      const found = await findDispatcherWork(ctx.db, onlyUids ? [...onlyUids] : undefined);
+      plan ||= found.behind;
+      claim ||= found.due;
+    }
+    // Deliveries for the events numbered since the last round, across instances; a full round is
+    // followed by another at once.
+    let full = plan;
+    while (full) {
+      const round = await planDeliveries(ctx.db, PLAN_BATCH, heard);
+      if (round.planned > 0) claim = true;
+      full = round.full;
+    }
+    if (!claim) return;
     const room = maxInFlight - inFlight.size;
     if (room <= 0) return;
     const claimed = await claimDueDeliveries(ctx.db, {
@@ -108,7 +139,7 @@ export function startWebhookDispatcher(
       leaseToken: randomUUID(),
       limit: room,
       leaseMs,
-      ...(options.onlyUids ? { onlyUids: [...options.onlyUids] } : {}),
+      ...(onlyUids ? { onlyUids: [...onlyUids] } : {}),
     });
     for (const delivery of claimed) {
       const sending: Promise<void> = attempt(delivery)
@@ -119,11 +150,11 @@ export function startWebhookDispatcher(
         .finally(() => {
           inFlight.delete(sending);
           // A full claim may have left due deliveries behind; freed room takes the next ones.
-          if (claimed.length === room) wake();
+          if (claimed.length === room) wake({ claim: true });
         });
       inFlight.add(sending);
     }
-    if (claimed.length === room) again = true;
+    if (claimed.length === room) owed.claim = true;
   };
 
   const attempt = async (delivery: ClaimedDelivery): Promise<void> => {
@@ -183,9 +214,9 @@ export function startWebhookDispatcher(
 
   const unsubscribe = ctx.events.bus.subscribe((round) => {
     heard = Math.max(heard, round.to);
-    wake();
+    wake({ plan: true });
   });
-  const timer = setInterval(wake, pollMs);
+  const timer = setInterval(() => wake({ poll: true }), pollMs);
   // Never the reason a process stays alive; stop() clears it anyway.
   timer.unref();
   // The queue depth for /metrics, read now and then rather than at every claim.
@@ -195,7 +226,7 @@ export function startWebhookDispatcher(
       .catch((error: unknown) => log.debug({ err: error }, 'Counting pending deliveries failed'));
   }, QUEUE_DEPTH_EVERY_MS);
   gauge.unref();
-  wake();
+  wake({ poll: true });
 
   return {
     stop: async () => {

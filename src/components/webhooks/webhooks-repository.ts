@@ -8,24 +8,34 @@ import { toLoggedEvent } from '../event-log/event-log-repository.js';
 import type { NotificationEvent } from '../events/notification-event.js';
 
 /**
- * One planning round, under the planner's lock: a pending Delivery for each recipient with an
- * endpoint of the next `limit` numbered events. Answers whether it took a full batch (more may
- * follow).
- */
-/**
- * Plans deliveries for up to `limit` events after the planner's head. `heard` is the end of the
+ * One planning round, under the planner's lock (one auto-commit statement): a pending Delivery for each recipient with an
+ * endpoint of up to `limit` numbered events after the planner's head. `heard` is the end of the
  * latest round this instance heard on the bus: that round's numbering had committed before it was
- * published, so its events are readable even before the sequencer settles the head.
+ * published, so its events are readable even before the sequencer settles the head. Answers how
+ * many deliveries it planned, and whether it took a full batch (more may follow).
  */
-export async function planDeliveries(db: Database, limit: number, heard = 0): Promise<{ full: boolean }> {
-  return db.inWrite(async (tx) => {
-    await tx.run('webhooks/lock-planner');
-    const [row] = await tx.run('webhooks/plan-deliveries', {
-      limit: neo4j.int(limit),
-      heard: neo4j.int(heard),
-    });
-    return { full: ((row?.advanced as number | undefined) ?? 0) >= limit };
+export async function planDeliveries(
+  db: Database,
+  limit: number,
+  heard = 0,
+): Promise<{ planned: number; full: boolean }> {
+  const [row] = await db.write('webhooks/plan-deliveries', {
+    limit: neo4j.int(limit),
+    heard: neo4j.int(heard),
   });
+  return {
+    planned: (row?.planned as number | undefined) ?? 0,
+    full: ((row?.advanced as number | undefined) ?? 0) >= limit,
+  };
+}
+
+/** Whether there is planning to catch up on, and deliveries due to claim (find-work.cypher). */
+export async function findDispatcherWork(
+  db: Database,
+  onlyUids?: readonly string[],
+): Promise<{ behind: boolean; due: boolean }> {
+  const [row] = await db.read('webhooks/find-work', { only_uids: onlyUids ? [...onlyUids] : null });
+  return { behind: row?.behind === true, due: row?.due === true };
 }
 
 /** A delivery leased to one dispatcher for one attempt. */
