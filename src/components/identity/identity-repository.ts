@@ -105,12 +105,13 @@ export interface ListedSession extends SessionState {
  */
 function withIsoTimes<T>(record: unknown, fields: readonly string[]): T {
   if (record === null || record === undefined) return null as T;
-  const out = { ...(record as Row) };
+  // The record is the read's own plain object: changed in place.
+  const row = record as Row;
   for (const field of fields) {
-    const millis = out[field];
-    out[field] = typeof millis === 'number' ? new Date(millis).toISOString() : null;
+    const millis = row[field];
+    row[field] = typeof millis === 'number' ? new Date(millis).toISOString() : null;
   }
-  return out as T;
+  return row as T;
 }
 
 const SESSION_TIMES = ['created_at', 'expires_at', 'revoked_at', 'last_used_at'] as const;
