@@ -8,8 +8,8 @@ import { toLoggedEvent } from '../event-log/event-log-repository.js';
 import type { NotificationEvent } from '../events/notification-event.js';
 
 /**
- * One planning round, under the planner's lock (one auto-commit statement): a pending Delivery for each recipient with an
- * endpoint of up to `limit` numbered events after the planner's head. `heard` is the end of the
+ * One planning round, under the planner's lock (one auto-commit statement): a pending Delivery for
+ * each recipient with an endpoint of up to `limit` numbered events after the planner's head. `heard` is the end of the
  * latest round this instance heard on the bus: that round's numbering had committed before it was
  * published, so its events are readable even before the sequencer settles the head. Answers how
  * many deliveries it planned, and whether it took a full batch (more may follow).
