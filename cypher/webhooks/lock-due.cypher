@@ -2,11 +2,8 @@
 // in Neo4j are read-committed, so another instance may have picked the same ones; the second half
 // (claim-locked) re-reads them under the lock, after any competing claim has committed.
 // The order is total, so concurrent claimers lock in the same order and do not deadlock.
-// $only_uids is null for a service; tests that share one database narrow a dispatcher to their users.
 MATCH (d:Delivery)
-WHERE d.state = 'pending' AND d.next_attempt_at <= datetime()
-  AND (d.lease_until IS NULL OR d.lease_until <= datetime())
-  AND ($only_uids IS NULL OR d.uid IN $only_uids)
+WHERE {{delivery_due(d)}}
 WITH d ORDER BY d.next_attempt_at, d.webhook_id
 LIMIT $limit
 SET d.claim_lock = true

@@ -19,8 +19,8 @@ OPTIONAL MATCH (log:EventLog {id: 'log'})
 // up to $heard, the end of a round heard on the bus, which was published after its commit finished
 // (never beyond the log's head), so a delivery is planned as soon as its round is heard.
 WITH planner, planner.head AS after,
-     CASE WHEN $heard > coalesce(log.settled, log.head, 0) AND $heard <= coalesce(log.head, 0) THEN $heard
-          ELSE coalesce(log.settled, log.head, 0) END AS settled
+     CASE WHEN $heard > {{settled_head(log)}} AND $heard <= coalesce(log.head, 0) THEN $heard
+          ELSE {{settled_head(log)}} END AS settled
 WITH planner, after,
      CASE WHEN settled <= after THEN after
           WHEN settled < after + $limit THEN settled
