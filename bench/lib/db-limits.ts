@@ -5,8 +5,9 @@
 // lookup (identity/find-sessions) that authenticates each request, since the service cannot skip it.
 //
 // Posting goes through the repository functions the use case calls (resolvePostRefs, then one write
-// transaction: writePost (messages, edges and events in one statement), hydrate; then the sequencer's numbering round), so that
-// the event log's statements are the ones the service runs even when they change.
+// transaction: writePost (messages, edges and events, and the answer's read, in one statement); then
+// the sequencer's numbering round), so that the event log's statements are the ones the service
+// runs even when they change.
 import { numberPendingEvents } from '../../src/components/event-log/event-log-repository.js';
 import { changeEvents, channelEvents, userEvents } from '../../src/components/event-log/record-events.js';
 import {
@@ -38,6 +39,7 @@ import {
   walkFrom,
 } from '../../src/components/threads/threads-repository.js';
 import { findUsersByUid } from '../../src/components/users/users-repository.js';
+import type { HydratedRow } from '../../src/components/messages/message-output.js';
 import {
   MAX_TRAVERSAL_CONTENT_CHARS,
   MAX_TRAVERSAL_NODES,
@@ -121,7 +123,7 @@ export class DbLimits {
         return 1;
       }
       const rows = await this.db.read('messages/hydrate-core', { viewer_uid: viewer.uid, ids: page });
-      const authors = rows.map((row) => (row.author as { uid: string }).uid);
+      const authors = rows.map((r) => (r.row as HydratedRow).author.uid);
       await findUsersByUid(this.db, [...new Set(authors)]);
       return 1;
     };
@@ -321,14 +323,8 @@ export class DbLimits {
           ...userEvents('sent', toNotify, author.uid),
           ...channelEvents('channels', edges.inclusions, author.uid, edges.receivers),
         ]);
-        // Not public: the members are read with the write, for the view cache, as the service does.
-        await writePost(tx, items, edges, events, POST_CHANNEL_MEMBERS_READ);
-        await hydrateMessages(
-          tx,
-          { uid: author.uid },
-          items.map((m) => m.id),
-          this.publicUrl,
-        );
+        // Not public: the members are read with the write, for the view cache, and the answer too.
+        await writePost(tx, items, edges, events, POST_CHANNEL_MEMBERS_READ, this.publicUrl);
         return items.length;
       })
       .then(async (count) => {

@@ -1,5 +1,7 @@
 // POST /v1/messages and GET /v1/messages/{message_id}.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { channelWith, registerCreator } from '../channels/channel-helpers.js';
+import { uploadOk } from '../files/file-helpers.js';
 import { postMessage, registerUser, registerWriter, type TestUser } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -221,6 +223,48 @@ describe('POST /v1/messages', () => {
   it('when the caller lacks messages.write, then 403 and when unauthenticated, then 401', async () => {
     expect((await post(bob.token, { content: 'x' })).status).toBe(403);
     expect((await api.request('POST', '/v1/messages', { body: { content: 'x' } })).status).toBe(401);
+  });
+
+  it('when a post is answered, then each message shows exactly what a GET right after shows the poster', async () => {
+    // The answer is read by the write statement itself (write-post.cypher), not by hydrate.cypher
+    // after the commit: every field must still come out as the reads show it.
+    const [poster, other, third] = await Promise.all([
+      registerCreator(api),
+      registerWriter(api),
+      registerWriter(api),
+    ]);
+    const channel = await channelWith(api, poster, [third]);
+    // A parent the poster sees (public) in a thread whose root it does not (other's note to third).
+    const hidden = await postMessage(api, other.token, { content: 'private', recipients: [third.tag] });
+    const parent = await postMessage(api, third.token, {
+      content: 'public reply',
+      parent_id: hidden.id,
+      public: true,
+      recipients: [{ user_tag: other.tag, public: true }],
+    });
+    const file = await uploadOk(api, poster.token, 'attached words', { filename: 'words.txt' });
+    const res = await post(poster.token, [
+      {
+        content: `first, for @${third.tag}`,
+        subject: 'Everything',
+        tags: ['Alpha', 'beta'],
+        parent_id: parent.id,
+        recipients: [other.tag, { user_tag: third.tag, public: false }],
+        channel_ids: [channel.id],
+        files: [{ file_id: file.file_id }],
+      },
+      { content: 'second, to the parent audience', audience: 'parent' },
+      { content: 'third, plain' },
+    ]);
+    expect(res.status).toBe(200);
+    const answered = res.body.map(messageOf);
+    expect(answered).toHaveLength(3);
+    expect(answered[0]).toMatchObject({ parent_id: parent.id, root_id: null, reply_ids: [answered[1]!.id] });
+    for (const message of answered) {
+      const read = await api.request<Message>('GET', `/v1/messages/${message.id}`, { token: poster.token });
+      expect(read.status).toBe(200);
+      expect(message).toEqual(read.body);
+    }
   });
 
   it('when the same Idempotency-Key is sent twice, then the first answer comes back and nothing new is created', async () => {

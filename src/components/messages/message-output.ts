@@ -1,8 +1,7 @@
-// The one conversion of hydrated message rows (cypher/messages/hydrate.cypher) into the API's
+// The one conversion of hydrated message rows (cypher/fragments/hydrated-message.cypher) into the API's
 // MessageOutput: neighbour ids keep only those the viewer may see, ordered as the API promises.
 // The query judged every neighbour outside the hydrated ids; one inside them is visible exactly
 // when it came back as a row of its own.
-import type { Row } from '../../platform/neo4j/database.js';
 import type { MessageOutput, ReactionCount } from './messages.schemas.js';
 
 interface HydratedMessage {
@@ -121,13 +120,15 @@ export function toMessageOutput(row: HydratedRow, visible: Visible, publicUrl: s
   };
 }
 
-/** Every message of a hydrate answer for `requested` ids, keyed by id. */
+/**
+ * Every message of a hydrate answer for `requested` ids (the `row` column of hydrate.cypher, or the
+ * rows write-post.cypher answers with), keyed by id.
+ */
 export function messagesOfHydrateAnswer(
-  rows: Row[],
+  hydrated: HydratedRow[],
   requested: readonly string[],
   publicUrl: string,
 ): Map<string, MessageOutput> {
-  const hydrated = rows as unknown as HydratedRow[];
   const returned = new Set(hydrated.map((row) => row.message.id));
   const asked = new Set(requested);
   const visible: Visible = (id) => returned.has(id) || !asked.has(id);

@@ -3,7 +3,7 @@ import neo4j from 'neo4j-driver';
 import type { EventRows } from '../event-log/event-log-repository.js';
 import { MAX_NAMED_VIEWERS } from '../../platform/http/view-cache.js';
 import { isEntityNotFound, type Database, type Tx } from '../../platform/neo4j/database.js';
-import { messagesOfHydrateAnswer } from './message-output.js';
+import { messagesOfHydrateAnswer, type HydratedRow } from './message-output.js';
 import { PARTICIPATION_SLACK_MS } from './participation-slack.js';
 import type { MessageOutput } from './messages.schemas.js';
 
@@ -27,7 +27,11 @@ export async function hydrateMessages(
   const query = options.links === false ? 'messages/hydrate-core' : 'messages/hydrate';
   // Inside a write transaction (to answer with what it just wrote) or on its own.
   const rows = 'read' in source ? await source.read(query, params) : await source.run(query, params);
-  const byId = messagesOfHydrateAnswer(rows, ids, publicUrl);
+  const byId = messagesOfHydrateAnswer(
+    rows.map((r) => r.row as HydratedRow),
+    ids,
+    publicUrl,
+  );
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
@@ -96,10 +100,18 @@ export class ParentVanished extends Error {}
  */
 export const POST_CHANNEL_MEMBERS_READ = MAX_NAMED_VIEWERS + 1;
 
+/** What writePost answers. */
+export interface WrittenPost {
+  /** The members of the channels it wrote into, at most the limit asked for (none for 0). */
+  channelMemberUids: string[];
+  /** Its messages as their poster sees them, by id. */
+  messages: Map<string, MessageOutput>;
+}
+
 /**
  * Writes a post's messages, edges and events inside the caller's transaction, in one statement
- * (write-post.cypher, which also says in what order it takes locks). Answers the members of the
- * channels it wrote into, at most `channelMembersLimit` (none when 0).
+ * (write-post.cypher, which also says in what order it takes locks), and reads them back for the
+ * poster's answer in the same statement.
  */
 export async function writePost(
   tx: Tx,
@@ -107,7 +119,8 @@ export async function writePost(
   edges: NewMessageEdges,
   events: EventRows,
   channelMembersLimit: number,
-): Promise<string[]> {
+  publicUrl: string,
+): Promise<WrittenPost> {
   const authorUid = events.actor_uid;
   const userEdges = [
     ...items.map((m) => ({ uid: authorUid, message_id: m.id, kind: 'sent', public: null })),
@@ -134,10 +147,16 @@ export async function writePost(
       message_ids: [...newIds],
       participation_slack_ms: neo4j.int(PARTICIPATION_SLACK_MS),
       channel_members_limit: neo4j.int(channelMembersLimit),
+      // The answer's read (hydrated-message.cypher's parameters): the poster, and the messages.
+      viewer_uid: authorUid,
+      ids: [...newIds],
     });
     // A parent deleted between the checks and this write: abort, so nothing is half-written.
     if ((row?.replies as number) !== edges.replies.length) throw new ParentVanished();
-    return (row?.channel_member_uids as string[] | undefined) ?? [];
+    return {
+      channelMemberUids: (row?.channel_member_uids as string[] | undefined) ?? [],
+      messages: messagesOfHydrateAnswer((row?.written as HydratedRow[]) ?? [], [...newIds], publicUrl),
+    };
   } catch (error) {
     // Deleted while this statement waited for its lock.
     if (isEntityNotFound(error)) throw new ParentVanished();

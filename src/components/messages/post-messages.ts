@@ -10,7 +10,6 @@
 import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import { newShortId } from '../../platform/auth/secrets.js';
-import type { Database, Tx } from '../../platform/neo4j/database.js';
 import type { AppContext } from '../../platform/context.js';
 import { constraintClash } from '../../platform/neo4j/unique-ids.js';
 import {
@@ -25,7 +24,6 @@ import {
   ParentVanished,
   findMentioned,
   findIdempotentAnswer,
-  hydrateMessages,
   POST_CHANNEL_MEMBERS_READ,
   postViewers,
   resolvePostRefs,
@@ -41,6 +39,7 @@ import {
   MessageInput,
   type ItemError,
   type MessageCreateResult,
+  type MessageOutput,
 } from './messages.schemas.js';
 import { mentionedTags } from './mentions.js';
 import { parseRecipient } from './recipients.js';
@@ -73,10 +72,9 @@ export async function postMessages(
     if (earlier) return JSON.parse(earlier) as MessageCreateResult[];
   }
   for (let attempt = 0; ; attempt++) {
-    let answer: () => Promise<MessageCreateResult[]>;
-    let recorded: EventRows | undefined;
+    let committed: Committed;
     try {
-      ({ answer, recorded } = await attemptPost(ctx, caller, rawItems, key, kind));
+      committed = await attemptPost(ctx, caller, rawItems, key, kind);
     } catch (error) {
       if (key && constraintClash(error) === 'key') {
         // The same key raced in from another request, which won: answer what it answered.
@@ -87,11 +85,16 @@ export async function postMessages(
       if (!retriable || attempt >= 3) throw error;
       continue;
     }
-    // Committed. The events are numbered and sent (to sockets first) while the answer is read; the
-    // numbering is asked for first, so its statement reaches Neo4j ahead of the answer's read.
-    const [, results] = await Promise.all([announceEvents(ctx, recorded), answer()]);
-    return results;
+    // Committed: the answer waits until the events are numbered and sent (to sockets first).
+    await announceEvents(ctx, committed.recorded);
+    return committed.results;
   }
+}
+
+/** A committed post: its answer, and the events it recorded. */
+interface Committed {
+  results: MessageCreateResult[];
+  recorded: EventRows | undefined;
 }
 
 type Checked = { index: number; input: ItemInput } | { index: number; error: ItemError };
@@ -104,7 +107,7 @@ async function attemptPost(
   rawItems: unknown[],
   key: string | null,
   kind: PostKind,
-): Promise<{ answer: () => Promise<MessageCreateResult[]>; recorded: EventRows | undefined }> {
+): Promise<Committed> {
   const checked: Checked[] = rawItems.map((raw, index) => {
     const parsed = ITEM_SCHEMAS[kind].safeParse(raw);
     if (parsed.success) return { index, input: parsed.data };
@@ -128,32 +131,12 @@ async function attemptPost(
 
   // References are resolved in the write transaction itself (one transaction per post, not two);
   // a retry of that transaction plans again from what it reads.
-  let plan: PostPlan | undefined;
   let recorded: EventRows | undefined;
-  const answer = async (
-    source: Database | Tx,
-    { items, outcome }: PostPlan,
-  ): Promise<MessageCreateResult[]> => {
-    const messages = await hydrateMessages(
-      source,
-      { uid: caller.uid },
-      items.map((m) => m.id),
-      ctx.config.publicUrl,
-    );
-    const byId = new Map(messages.map((m) => [m.id, m]));
-    return outcome.map((entry) => {
-      if (!('id' in entry)) return { index: entry.index, ok: false as const, error: entry.error };
-      const message = byId.get(entry.id);
-      if (message) return { index: entry.index, ok: true as const, message };
-      // Deleted between the commit and this read (a racing delete of its thread took it): it is
-      // gone, as if the delete had come first.
-      return { index: entry.index, ok: false as const, error: MESSAGE_NOT_FOUND };
-    });
-  };
-  const stored = await ctx.db.inWrite(async (tx) => {
+  const results = await ctx.db.inWrite(async (tx) => {
+    recorded = undefined;
     const refs = await resolvePostRefs(tx, caller.uid, wanted);
-    plan = planPost(checked, refs, caller.uid);
-    const { items, edges, toNotify, mentioned } = plan;
+    const { items, edges, toNotify, mentioned, outcome } = planPost(checked, refs, caller.uid);
+    let messages = new Map<string, MessageOutput>();
     if (items.length > 0) {
       const events = changeEvents(caller.uid, [
         ...userEvents('sent', toNotify, caller.uid),
@@ -162,17 +145,29 @@ async function attemptPost(
       ]);
       // Only their kept answers end (view-cache.ts); a public message ends everybody's anyway.
       const named = !items.some((item) => item.public);
-      const members = await writePost(tx, items, edges, events, named ? POST_CHANNEL_MEMBERS_READ : 0);
+      const written = await writePost(
+        tx,
+        items,
+        edges,
+        events,
+        named ? POST_CHANNEL_MEMBERS_READ : 0,
+        ctx.config.publicUrl,
+      );
+      messages = written.messages;
       recorded = events;
       if (named) {
-        const viewers = postViewers(caller.uid, edges, members);
+        const viewers = postViewers(caller.uid, edges, written.channelMemberUids);
         if (viewers) tx.onlyVisibleTo(viewers);
       }
     }
-    // With an idempotency key the answer is stored with the write, so it is built inside it;
-    // without, it is built after the commit, which keeps the write transaction (and its locks) short.
-    const results = key ? await answer(tx, plan) : null;
-    if (key) await saveIdempotentAnswer(tx, key, JSON.stringify(results));
+    // The answer is what the write read back: as the poster sees the messages at the commit.
+    const answer = outcome.map((entry): MessageCreateResult => {
+      if (!('id' in entry)) return { index: entry.index, ok: false, error: entry.error };
+      const message = messages.get(entry.id);
+      if (!message) throw new Error(`write-post did not read back message ${entry.id}`);
+      return { index: entry.index, ok: true, message };
+    });
+    if (key) await saveIdempotentAnswer(tx, key, JSON.stringify(answer));
     // A mention pings only who can see the message and is not told about it by this post already
     // (judged on the written message, so after the write).
     const told = new Set(toNotify.map((t) => `${t.uid}/${t.message_id}`));
@@ -181,9 +176,9 @@ async function attemptPost(
       mentioned.filter((m) => !told.has(`${m.uid}/${m.message_id}`)),
     );
     if (pinged.length > 0) await recordEvents(tx, caller.uid, userEvents('ping', pinged, caller.uid));
-    return results;
+    return answer;
   });
-  return { answer: () => (stored ? Promise.resolve(stored) : answer(ctx.db, plan!)), recorded };
+  return { results, recorded };
 }
 
 /** What a post writes, decided from the references it resolved. */
