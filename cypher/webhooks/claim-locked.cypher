@@ -7,10 +7,9 @@ UNWIND $webhook_ids AS webhook_id
 MATCH (d:Delivery {webhook_id: webhook_id})
 REMOVE d.claim_lock
 WITH d
-WHERE d.state = 'pending' AND d.next_attempt_at <= datetime()
-  AND (d.lease_until IS NULL OR d.lease_until <= datetime())
+WHERE {{delivery_due(d)}}
 OPTIONAL MATCH (:User {uid: d.uid})-[:HAS_CONTACT]->(c:Contact {kind: 'endpoint'})
-WHERE c.verified_at IS NOT NULL AND c.disabled_at IS NULL
+WHERE {{live_endpoint(c)}}
 WITH d, c ORDER BY c.verified_at DESC
 WITH d, collect(c)[0] AS c
 SET d.state = CASE WHEN c IS NULL THEN 'disabled' ELSE d.state END,

@@ -10,6 +10,13 @@
 // (One endpoint contact per user is the rule; should there be several, the latest verified wins.)
 // A user its manager deactivated gets none, nor for events of before its reactivation
 // (users/set-managed-user-active.cypher), whatever the planner's lag.
+// Only a round worth its write takes the lock (planning-due.cypher); any other writes nothing.
+CALL () {
+  OPTIONAL MATCH (planner:WebhookPlanner {id: 'planner'})
+  OPTIONAL MATCH (log:EventLog {id: 'log'})
+  RETURN {{planning_due(log)}} AS due
+}
+WITH due WHERE due
 MERGE (planner:WebhookPlanner {id: 'planner'})
   ON CREATE SET planner.head = 0
 SET planner.locked_at = datetime()
@@ -30,12 +37,12 @@ CALL (after, upto) {
   WHERE e.seq > after AND e.seq <= upto AND e.type IN ['sent', 'ping', 'added', 'channels']
   CALL (e) {
     MATCH (u:User {uid: e.uid})-[:HAS_CONTACT]->(c:Contact {kind: 'endpoint'})
-    WHERE c.verified_at IS NOT NULL AND c.disabled_at IS NULL AND c.verified_at <= e.created_at
+    WHERE {{live_endpoint(c)}} AND c.verified_at <= e.created_at
       AND u.deactivated_at IS NULL AND coalesce(u.reactivated_at <= e.created_at, true)
     RETURN u, c
     UNION
     MATCH (:Channel {id: e.channel_id})-[:HAS_MEMBER]->(u:User)-[:HAS_CONTACT]->(c:Contact {kind: 'endpoint'})
-    WHERE c.verified_at IS NOT NULL AND c.disabled_at IS NULL AND c.verified_at <= e.created_at
+    WHERE {{live_endpoint(c)}} AND c.verified_at <= e.created_at
       AND NOT u.uid IN e.skip_uids
       AND u.deactivated_at IS NULL AND coalesce(u.reactivated_at <= e.created_at, true)
     RETURN u, c

@@ -5,7 +5,7 @@
 // itself (HMAC), so a one-way hash cannot stand in for it. The database clock dates the expiry, as
 // it dates every lease and due time the dispatcher compares it with.
 MATCH (:User {uid: $uid})-[:HAS_CONTACT]->(c:Contact {kind: 'endpoint'})
-WHERE c.verified_at IS NOT NULL AND c.disabled_at IS NULL
+WHERE {{live_endpoint(c)}}
 WITH c, datetime() + duration({seconds: $overlap_seconds}) AS expires_at
 SET c.previous_secret = CASE WHEN $overlap_seconds > 0 THEN c.secret ELSE null END,
     c.previous_secret_expires_at = CASE WHEN $overlap_seconds > 0 THEN expires_at ELSE null END,

@@ -119,7 +119,7 @@ export function startWebhookDispatcher(
    */
   const dispatch = async ({ poll, plan, claim }: Work): Promise<void> => {
     if (poll) {
-      const found = await findDispatcherWork(ctx.db, onlyUids ? [...onlyUids] : undefined);
+      const found = await findDispatcherWork(ctx.db, PLAN_BATCH, onlyUids ? [...onlyUids] : undefined);
       plan ||= found.behind;
       claim ||= found.due;
     }

@@ -9,10 +9,11 @@ import type { NotificationEvent } from '../events/notification-event.js';
 
 /**
  * One planning round, under the planner's lock (one auto-commit statement): a pending Delivery for
- * each recipient with an endpoint of up to `limit` numbered events after the planner's head. `heard` is the end of the
- * latest round this instance heard on the bus: that round's numbering had committed before it was
- * published, so its events are readable even before the sequencer settles the head. Answers how
- * many deliveries it planned, and whether it took a full batch (more may follow).
+ * each recipient with an endpoint of up to `limit` numbered events after the planner's head. `heard`
+ * is the end of the latest round this instance heard on the bus: that round's numbering had
+ * committed before it was published, so its events are readable even before the sequencer settles
+ * the head. A round not worth its write (planning-due.cypher) takes no lock and plans nothing.
+ * Answers how many deliveries it planned, and whether it took a full batch (more may follow).
  */
 export async function planDeliveries(
   db: Database,
@@ -32,9 +33,13 @@ export async function planDeliveries(
 /** Whether there is planning to catch up on, and deliveries due to claim (find-work.cypher). */
 export async function findDispatcherWork(
   db: Database,
+  planBatch: number,
   onlyUids?: readonly string[],
 ): Promise<{ behind: boolean; due: boolean }> {
-  const [row] = await db.read('webhooks/find-work', { only_uids: onlyUids ? [...onlyUids] : null });
+  const [row] = await db.read('webhooks/find-work', {
+    limit: neo4j.int(planBatch),
+    only_uids: onlyUids ? [...onlyUids] : null,
+  });
   return { behind: row?.behind === true, due: row?.due === true };
 }
 
@@ -74,13 +79,12 @@ export async function claimDueDeliveries(
   },
 ): Promise<ClaimedDelivery[]> {
   if (claim.limit <= 0) return [];
+  const onlyUids = claim.onlyUids ? [...claim.onlyUids] : null;
   return db.inWrite(async (tx) => {
-    const locked = await tx.run('webhooks/lock-due', {
-      limit: neo4j.int(claim.limit),
-      only_uids: claim.onlyUids ? [...claim.onlyUids] : null,
-    });
+    const locked = await tx.run('webhooks/lock-due', { limit: neo4j.int(claim.limit), only_uids: onlyUids });
     if (locked.length === 0) return [];
     const rows = await tx.run('webhooks/claim-locked', {
+      only_uids: onlyUids,
       webhook_ids: locked.map((row) => row.webhook_id as string),
       lease_token: claim.leaseToken,
       owner: claim.owner,
