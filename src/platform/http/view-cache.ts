@@ -40,7 +40,7 @@ const NEUTRAL_AREAS = ['identity/', 'webhooks/', 'event-log/'];
 const NEUTRAL = new Set([
   // A stored upload shows nowhere until a message that attaches it is posted (another write).
   'files/create-file',
-  // Reads that run inside the post's transaction.
+  // Reads that run inside write transactions: a post's checks, and the answers of edits.
   'messages/resolve-post-refs',
   'messages/find-mentioned',
   'messages/hydrate',
