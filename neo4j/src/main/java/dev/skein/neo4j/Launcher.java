@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 
 import org.neo4j.configuration.FulltextSettings;
+import org.neo4j.configuration.GraphDatabaseInternalSettings;
 import org.neo4j.configuration.GraphDatabaseSettings;
 import org.neo4j.configuration.connectors.BoltConnector;
 import org.neo4j.configuration.connectors.HttpConnector;
@@ -67,6 +68,14 @@ public final class Launcher {
                 // start from unique ids and indexed keys, so a plan made on a smaller store stays good;
                 // plans still follow the statistics, an hour later.
                 .setConfig(GraphDatabaseSettings.cypher_min_replan_interval, Duration.ofHours(1))
+                // Cypher compiles a query's expressions to bytecode with its plan, not at its tenth
+                // run. By default (ONLY_WHEN_HOT) a query's expressions are interpreted until it has
+                // run ten times, and the run that compiles them waits: for the post's write and the
+                // channel view that was 100-200 ms, so the tenth post into a channel reached its
+                // members in 150-220 ms where the others took 40 (2026-11-27, docs/benchmarks.md).
+                // The first run of a query pays its planning anyway.
+                .setConfig(GraphDatabaseInternalSettings.cypher_expression_engine,
+                        GraphDatabaseInternalSettings.CypherExpressionEngine.COMPILED)
                 // The eventually consistent full-text indexes (message content and tags) refresh their
                 // Lucene searcher at most once a second instead of after every transaction that
                 // touches a message. A refresh per post wrote a tiny segment per post, and writing and
