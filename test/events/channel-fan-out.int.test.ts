@@ -111,4 +111,50 @@ describe('a channel post heard by several open sockets', () => {
       expect(contentOf(frame).messages.map((m) => m.id)).toEqual([posted.id]);
     }
   });
+
+  it('when channel posts and direct messages to one member interleave, then every socket hears each once, in the order GET /v1/notifications gives', async () => {
+    const admin = await registerCreator(api);
+    const writer = await registerWriter(api);
+    const members = await Promise.all([registerWriter(api), registerWriter(api), registerWriter(api)]);
+    const channel = await channelWith(api, admin, members);
+    const sockets = await Promise.all(members.map((member) => openSocket(api, { token: member.token })));
+    const starts = await Promise.all(sockets.map(async (socket) => (await socket.next()).cursor as string));
+    // Channel events reach the three sockets judged together; the direct ones reach the first
+    // member alone, between them, while the channel's are being judged.
+    await Promise.all([
+      ...Array.from({ length: 12 }, (_, i) =>
+        postMessage(api, admin.token, { content: `round ${i}`, channel_ids: [channel.id] }),
+      ),
+      ...Array.from({ length: 6 }, (_, i) =>
+        postMessage(api, writer.token, { content: `aside ${i}`, recipients: [members[0].tag] }),
+      ),
+    ]);
+    for (const [i, member] of members.entries()) {
+      const expected = (await readPage(member, starts[i]!)).notifications;
+      expect(expected).toHaveLength(i === 0 ? 18 : 12);
+      const heard: { cursor: unknown; ids: string[] }[] = [];
+      while (heard.length < expected.length) {
+        const frame = await sockets[i]!.next();
+        heard.push({ cursor: frame.cursor, ids: contentOf(frame).messages.map((m) => m.id) });
+      }
+      expect(heard).toEqual(
+        expected.map((n) => ({ cursor: n.cursor, ids: n.event.content.messages.map((m) => m.id) })),
+      );
+    }
+  });
 });
+
+interface NotificationPage {
+  notifications: { cursor: string; event: { content: { messages: Shown[] } } }[];
+  cursor: string;
+}
+
+async function readPage(user: TestUser, since: string): Promise<NotificationPage> {
+  const res = await api.request<NotificationPage>(
+    'GET',
+    `/v1/notifications?since=${encodeURIComponent(since)}&limit=100`,
+    { token: user.token },
+  );
+  expect(res.status).toBe(200);
+  return res.body;
+}

@@ -1,19 +1,27 @@
 // Events are kept SKEIN_EVENT_RETENTION_DAYS (7 by default) and then pruned (hourly, and through
 // EventLogServices.prune): a pruned event is gone from GET /v1/notifications and from replays, an
 // event inside the retention stays. The webhook planner must have read an event before it may go,
-// so this file runs a dispatcher, which plans every numbered event.
+// so this file runs a dispatcher, and gives a bot a verified endpoint: the planner reads every
+// numbered event while some endpoint is live (planning-due.cypher), and otherwise only once it lags
+// a batch behind.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { postMessage, registerWriter } from '../support/factories.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { botWithEndpoint } from '../webhooks/webhook-helpers.js';
 
 let api: TestServer;
+let receiver: WebhookReceiver;
 
 beforeAll(async () => {
-  api = await startTestServer({}, { webhooks: true });
+  api = await startTestServer({ SKEIN_WEBHOOK_ALLOW_PRIVATE: 'true' }, { webhooks: true });
+  receiver = await startWebhookReceiver();
+  await botWithEndpoint(api, await registerWriter(api), receiver);
 });
 
 afterAll(async () => {
   await api.close();
+  await receiver.close();
 });
 
 interface NotificationPage {

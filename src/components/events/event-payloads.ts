@@ -105,8 +105,109 @@ export async function deliverEvent(
   event: LoggedEvent,
 ): Promise<DeliveredEvent | null> {
   const built = await buildClientEvent(ctx, uid, event);
-  if (!built) return null;
+  return built ? asDelivered(event, built) : null;
+}
+
+export function asDelivered(event: LoggedEvent, built: ClientEvent): DeliveredEvent {
   return { id: event.id, cursor: encodeCursor(event.seq), created_at: event.created_at, event: built };
+}
+
+/**
+ * What a channel event shows a listener, as judged with the channel's other listeners: undefined
+ * when the shared judgement cannot say (judge it on its own, buildClientEvent).
+ */
+export type SharedJudgement = ClientEvent | null | undefined;
+
+interface ListenerGroup {
+  uids: string[];
+  settles: ((judged: SharedJudgement) => void)[];
+}
+const groups = new WeakMap<AppContext, Map<LoggedEvent, ListenerGroup>>();
+
+/**
+ * Judges a live channel event once for every listener that asks in this turn of the event loop
+ * (the router passes one event object to all of them), then calls each listener's `settle` in
+ * turn, synchronously, so that one feed's frame is written before the next one's is built.
+ * Answers false for an event that is not judged this way. (Each feed awaiting its own payload ran
+ * the feeds' promise chains a step at a time across all of them: a 10,000-member channel's frames
+ * and their promises were all alive at once, and the collector promoted them, 2026-11-28.)
+ */
+export function judgeTogether(
+  ctx: AppContext,
+  event: LoggedEvent,
+  uid: string,
+  settle: (judged: SharedJudgement) => void,
+): boolean {
+  if (event.channel_id === null || event.type === 'membership' || event.type === 'message.deleted')
+    return false;
+  let waiting = groups.get(ctx);
+  if (!waiting) {
+    waiting = new Map();
+    groups.set(ctx, waiting);
+  }
+  let group = waiting.get(event);
+  if (!group) {
+    const created: ListenerGroup = { uids: [], settles: [] };
+    waiting.set(event, created);
+    setImmediate(() => {
+      waiting.delete(event);
+      void settleGroup(ctx, event, created);
+    });
+    group = created;
+  }
+  group.uids.push(uid);
+  group.settles.push(settle);
+  return true;
+}
+
+async function settleGroup(ctx: AppContext, event: LoggedEvent, group: ListenerGroup): Promise<void> {
+  let judge: (uid: string) => SharedJudgement = () => undefined;
+  // One listener is judged on its own (buildPayloads), as a batch of one would be.
+  if (group.uids.length >= CHANNEL_VIEW_MIN) {
+    try {
+      judge = await judgeChannelEvent(ctx, event, group.uids);
+    } catch (error) {
+      // Each listener judges it on its own, which reports the failure to its consumer.
+      ctx.log.warn({ err: error, event: event.id }, 'Judging a channel event for its listeners failed');
+    }
+  }
+  for (let i = 0; i < group.uids.length; i++) {
+    // A stretch at a time: between stretches the sockets' write callbacks run, and what the
+    // stretch's frames held dies young (10,000 frames written in one stretch were promoted
+    // together), and other requests get their turn.
+    if (i > 0 && i % SETTLE_STRETCH === 0) await new Promise((resolve) => setImmediate(resolve));
+    try {
+      group.settles[i]!(judge(group.uids[i]!));
+    } catch (error) {
+      ctx.log.error({ err: error, event: event.id }, 'Handing out a channel event failed');
+    }
+  }
+}
+
+/** Listeners settled in one stretch of the event loop (settleGroup). */
+const SETTLE_STRETCH = 256;
+
+/**
+ * A channel event judged once for the channel (everything public or in the channel is visible to
+ * every member), with what each of `uids` sees: undefined for one it cannot judge that way (not a
+ * member any more, not among those a view judged ahead was judged for, or a view the shared
+ * judgement cannot give).
+ */
+async function judgeChannelEvent(
+  ctx: AppContext,
+  event: LoggedEvent,
+  uids: string[],
+): Promise<(uid: string) => SharedJudgement> {
+  const aheadView = takeAheadView(ctx, channelKey(event));
+  const judgedAhead = aheadView && (await aheadView.view);
+  const view = judgedAhead ?? (await buildChannelView(ctx.db, event.channel_id!, event.message_ids, uids));
+  const judgedFor = judgedAhead ? aheadView.uids : null;
+  const members = new Set(view.members);
+  const typical = typicalMemberView(view, event);
+  return (uid) => {
+    if (!members.has(uid) || (judgedFor !== null && !judgedFor.has(uid))) return undefined;
+    return typical.covers(uid) ? typical.eventFor(uid) : fromChannelView(view, uid, event);
+  };
 }
 
 /**
@@ -162,28 +263,14 @@ async function buildBatch(ctx: AppContext, keys: readonly PayloadKey[]): Promise
   await Promise.all(
     [...byChannelEvent]
       .filter(([, indexes]) => indexes.length >= CHANNEL_VIEW_MIN)
-      .map(async ([key, indexes]) => {
-        const event = keys[indexes[0]!]!.event;
-        const aheadView = takeAheadView(ctx, key);
-        const judgedAhead = aheadView && (await aheadView.view);
-        const view =
-          judgedAhead ??
-          (await buildChannelView(
-            ctx.db,
-            event.channel_id!,
-            event.message_ids,
-            indexes.map((i) => keys[i]!.uid),
-          ));
-        const judgedFor = judgedAhead ? aheadView.uids : null;
-        const members = new Set(view.members);
-        const typical = typicalMemberView(view, event);
-        for (const i of indexes) {
-          const uid = keys[i]!.uid;
-          // Not a member any more, not among those a view judged ahead was judged for, or a view
-          // the shared judgement cannot give: judged on its own.
-          if (!members.has(uid) || (judgedFor !== null && !judgedFor.has(uid))) continue;
-          results[i] = typical.covers(uid) ? typical.eventFor(uid) : fromChannelView(view, uid, event);
-        }
+      .map(async ([, indexes]) => {
+        const judge = await judgeChannelEvent(
+          ctx,
+          keys[indexes[0]!]!.event,
+          indexes.map((i) => keys[i]!.uid),
+        );
+        // Undefined (the shared judgement cannot say) stays for buildPayloads below.
+        for (const i of indexes) results[i] = judge(keys[i]!.uid);
       }),
   );
   const rest = keys.flatMap((key, index) => (results[index] === undefined ? [{ key, index }] : []));

@@ -17,7 +17,14 @@ import { AppError } from '../../platform/errors.js';
 import { encodeCursor, type LoggedEvent } from '../event-log/event-log.js';
 import { listEventsForUser } from '../event-log/event-log-repository.js';
 import type { EventListener } from '../event-log/event-router.js';
-import { ChangeFilter, deliverEvent, judgeChannelEventsAhead } from './event-payloads.js';
+import {
+  ChangeFilter,
+  asDelivered,
+  buildClientEvent,
+  judgeChannelEventsAhead,
+  judgeTogether,
+  type SharedJudgement,
+} from './event-payloads.js';
 import { listMemberships } from './events-repository.js';
 import type { DeliveredEvent } from './notification-event.js';
 
@@ -45,6 +52,13 @@ export interface NotificationFeed extends AsyncIterable<DeliveredEvent> {
   readonly startCursor: string;
   /** The next event in order; waits for one; null once closed. One reader at a time. */
   next(): Promise<DeliveredEvent | null>;
+  /**
+   * For a consumer that can take an event at once (a socket writes its frame): while the reader
+   * waits in next() with nothing ahead, a live channel event is handed to `take` as soon as it is
+   * judged, in the log's order, instead of through next(). `take` answers false when it cannot take
+   * it now (the socket holds too much); next() then hands it out.
+   */
+  pushTo(take: (delivered: DeliveredEvent) => boolean): void;
   close(): void;
 }
 
@@ -110,6 +124,15 @@ function release(counts: Map<string, number>, key: string): void {
   else counts.delete(key);
 }
 
+/** A live event taken out of the queue: being judged with its channel's other feeds, or judged. */
+interface Held {
+  /** Already through the ChangeFilter. */
+  event: LoggedEvent;
+  judging: boolean;
+  /** What the shared judgement gave; undefined: the reader judges it on its own. */
+  judged: SharedJudgement;
+}
+
 class LogFeed implements NotificationFeed, EventListener {
   startCursor = '';
   /** Everything up to here has been handed out or passed over. */
@@ -120,10 +143,14 @@ class LogFeed implements NotificationFeed, EventListener {
   private fetched: LoggedEvent[] = [];
   /** Passed by the router, in order, not handed out yet. */
   private live: LoggedEvent[] = [];
+  /** The next event to hand out when set: every other one comes after it. */
+  private held: Held | null = null;
   /** The channels followed; null until the memberships are read (the feed hears all channels). */
   private channels: Set<string> | null = null;
   private closed = false;
+  /** Set while the reader waits in next() for something to hand out. */
   private wake: (() => void) | null = null;
+  private take: ((delivered: DeliveredEvent) => boolean) | null = null;
   private readonly changes = new ChangeFilter();
 
   constructor(
@@ -159,6 +186,10 @@ class LogFeed implements NotificationFeed, EventListener {
     router.followChannels(this, channels);
   }
 
+  pushTo(take: (delivered: DeliveredEvent) => boolean): void {
+    this.take = take;
+  }
+
   hear(event: LoggedEvent): void {
     if (this.closed) return;
     if (event.membership && this.channels) {
@@ -171,6 +202,7 @@ class LogFeed implements NotificationFeed, EventListener {
         this.ctx.events.router.unfollow(this, channel_id);
       }
     }
+    if (this.holdLive(event)) return;
     if (this.live.length >= MAX_PENDING) {
       this.onOverflow?.();
       // Everything passed on is in the log: forgetting it costs a read, not an event.
@@ -179,31 +211,102 @@ class LogFeed implements NotificationFeed, EventListener {
     } else {
       this.live.push(event);
     }
-    this.wake?.();
+    this.rouse();
+  }
+
+  /**
+   * A channel event heard while the reader waits with nothing ahead of it is judged with the
+   * channel's other feeds (judgeTogether) and, once judged, handed to `take` directly (settle).
+   * False: it goes through the queue.
+   */
+  private holdLive(event: LoggedEvent): boolean {
+    const idle =
+      this.wake !== null &&
+      this.held === null &&
+      this.channels !== null &&
+      this.fetched.length === 0 &&
+      this.live.length === 0 &&
+      this.position >= this.replayUpto;
+    if (!idle || event.type === 'membership' || event.channel_id === null || event.seq <= this.position)
+      return false;
+    const part = this.changes.unseenPart(event);
+    if (part === null) {
+      this.position = event.seq;
+      return true;
+    }
+    const held: Held = { event: part, judging: true, judged: undefined };
+    this.held = held;
+    // Narrowed for this feed (a message it was handed through another channel): judged on its own.
+    if (part !== event || !judgeTogether(this.ctx, part, this.uid, (judged) => this.settle(held, judged))) {
+      held.judging = false;
+      this.rouse();
+    }
+    return true;
+  }
+
+  /** The shared judgement of the held event: handed to `take` when the reader still waits. */
+  private settle(held: Held, judged: SharedJudgement): void {
+    if (this.closed || this.held !== held) return;
+    held.judging = false;
+    held.judged = judged;
+    if (judged === null) {
+      this.held = null;
+      this.position = held.event.seq;
+    } else if (judged !== undefined && this.wake !== null && this.take) {
+      const delivered = asDelivered(held.event, judged);
+      if (this.take(delivered)) {
+        this.held = null;
+        this.position = held.event.seq;
+        this.counted(delivered);
+      }
+    }
+    if (this.held !== null || this.live.length > 0) this.rouse();
   }
 
   async next(): Promise<DeliveredEvent | null> {
     for (;;) {
       if (this.closed) return null;
-      const logged = await this.nextLogged();
-      if (logged === null) continue;
-      this.position = logged.seq;
-      const event = this.changes.unseenPart(logged);
-      if (event === null) continue;
-      const delivered = await deliverEvent(this.ctx, this.uid, event);
+      const held = await this.nextHeld();
+      if (held === null) continue;
+      this.position = held.event.seq;
+      const judged =
+        held.judged !== undefined ? held.judged : await buildClientEvent(this.ctx, this.uid, held.event);
       if (this.closed) return null;
-      if (delivered) {
-        this.ctx.metrics.eventsDelivered.inc({ transport: 'socket' });
-        this.ctx.metrics.deliveryLag.observe(
-          { transport: 'socket' },
-          (Date.now() - Date.parse(event.created_at)) / 1000,
-        );
-        return delivered;
-      }
+      if (judged) return this.counted(asDelivered(held.event, judged));
     }
   }
 
-  /** The next event after the position, from the replay or live; null to re-check (woken, closed). */
+  private counted(delivered: DeliveredEvent): DeliveredEvent {
+    this.ctx.metrics.eventsDelivered.inc({ transport: 'socket' });
+    this.ctx.metrics.deliveryLag.observe(
+      { transport: 'socket' },
+      (Date.now() - Date.parse(delivered.created_at)) / 1000,
+    );
+    return delivered;
+  }
+
+  /**
+   * The next event after the position, through the ChangeFilter, from the held one, the replay or
+   * live; null to re-check (woken, closed, or passed over).
+   */
+  private async nextHeld(): Promise<Held | null> {
+    const held = this.held;
+    if (held !== null) {
+      if (held.judging) return this.parked();
+      this.held = null;
+      return held;
+    }
+    const logged = await this.nextLogged();
+    if (logged === null) return null;
+    const event = this.changes.unseenPart(logged);
+    if (event === null) {
+      this.position = logged.seq;
+      return null;
+    }
+    return { event, judging: false, judged: undefined };
+  }
+
+  /** The next event after the position from the replay or live; null to re-check. */
   private async nextLogged(): Promise<LoggedEvent | null> {
     const fetched = this.fetched.shift();
     if (fetched) return fetched.seq > this.position ? fetched : null;
@@ -227,9 +330,19 @@ class LogFeed implements NotificationFeed, EventListener {
       }
       return live;
     }
+    return this.parked();
+  }
+
+  /** Waits until something is heard, settled or closed. */
+  private async parked(): Promise<null> {
     await new Promise<void>((resolve) => (this.wake = resolve));
-    this.wake = null;
     return null;
+  }
+
+  private rouse(): void {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
   }
 
   close(): void {
@@ -239,7 +352,8 @@ class LogFeed implements NotificationFeed, EventListener {
     this.onClose();
     this.live = [];
     this.fetched = [];
-    this.wake?.();
+    this.held = null;
+    this.rouse();
   }
 
   [Symbol.asyncIterator](): AsyncIterator<DeliveredEvent> {

@@ -114,6 +114,12 @@ export function serveNotificationSocket(
       }
       send({ type: 'ready', uid: caller.uid, cursor: opened.startCursor });
       readyToAnswer();
+      // A channel event's frames are written feed by feed as soon as it is judged (realtime-feed.ts).
+      opened.pushTo((delivered) => {
+        if (ended || ws.bufferedAmount > softLimit) return false;
+        sendText(notificationText(delivered.cursor, delivered.event));
+        return true;
+      });
       return pump(opened);
     })
     .catch((error: unknown) => {
