@@ -42,7 +42,15 @@ import {
   startService,
   type Child,
 } from './lib/processes.js';
-import { Round, closeAll, measureFanOut, openMany, sleep, terminateAll } from './lib/realtime.js';
+import {
+  Round,
+  closeAll,
+  measureFanOut,
+  openMany,
+  sleep,
+  terminateAll,
+  type FanOutResult,
+} from './lib/realtime.js';
 import { writeReport, textTable, type Row, type Target } from './lib/report.js';
 import { merge, percentile, runPool, summarize, type Measured } from './lib/stats.js';
 import { startReceiver } from './lib/webhooks.js';
@@ -685,7 +693,8 @@ async function fanOutWorkload(ctx: Context): Promise<void> {
             : { text: 'p99 < 100 ms (1,000 sockets)', pass: null },
       note:
         `${skein.rounds} posts, frame ${frameBytes} bytes${incomplete}; last frame after the POST answer: p50 ` +
-        `${skein.afterAnswer.p50.toFixed(1)} ms, p99 ${skein.afterAnswer.p99.toFixed(1)} ms (negative: before it)`,
+        `${skein.afterAnswer.p50.toFixed(1)} ms, p99 ${skein.afterAnswer.p99.toFixed(1)} ms (negative: before it); ` +
+        `slowest rounds ${slowestOf(skein)} (bare ws ${slowestOf(bare)})${kernelOf(skein, bare)}`,
     });
     ctx.rows.push({
       workload: `fan-out: the channel post answered (${n} members)`,
@@ -711,6 +720,16 @@ async function fanOutWorkload(ctx: Context): Promise<void> {
     await closeAll(bareSockets);
   }
 }
+
+/** The slowest rounds with the load generator's own GC pauses in them: "612 ms (GC 48 ms), …". */
+const slowestOf = (result: FanOutResult) =>
+  result.slowest.map((r) => `${r.ms.toFixed(0)} ms (GC ${r.clientGcMs.toFixed(0)} ms)`).join(', ');
+
+const kernelOf = (skein: FanOutResult, bare: FanOutResult) =>
+  skein.kernel && bare.kernel
+    ? `; kernel receive-backlog drops ${skein.kernel.backlogDrops} (bare ws ${bare.kernel.backlogDrops}), ` +
+      `TCP retransmissions ${skein.kernel.retransmits} (bare ws ${bare.kernel.retransmits})`
+    : '';
 
 async function idleSocketsWorkload(ctx: Context): Promise<void> {
   const { profile } = ctx;

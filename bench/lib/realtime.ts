@@ -1,6 +1,8 @@
 // WebSocket workloads: fan-out of one channel message to every connected member, and the memory of
 // many idle sockets. The same measurements are made on the bare server (bare-server.ts), whose
 // /broadcast sends a frame of the same size to every socket with no database and no outbox.
+import { readFileSync } from 'node:fs';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
 import { mapPool } from './api.js';
 import { percentile } from './stats.js';
@@ -150,6 +152,31 @@ export interface FanOutResult {
   frameBytes: number;
   /** Last frame minus the moment the trigger answered (negative: every frame came before the answer). */
   afterAnswer: { p50: number; p99: number };
+  /**
+   * What else held up the slowest rounds: this load generator's own garbage collection inside
+   * them, and over the whole measurement the packets the kernel dropped from its receive backlog
+   * (loopback included) and the TCP segments it sent again (null where /proc does not say).
+   */
+  slowest: { ms: number; clientGcMs: number }[];
+  kernel: { backlogDrops: number; retransmits: number } | null;
+}
+
+/** Packets dropped from the per-CPU receive backlogs and TCP retransmissions so far (Linux). */
+function kernelCounters(): { backlogDrops: number; retransmits: number } | null {
+  try {
+    const backlogDrops = readFileSync('/proc/net/softnet_stat', 'utf8')
+      .trim()
+      .split('\n')
+      .reduce((sum, line) => sum + parseInt(line.split(/\s+/)[1]!, 16), 0);
+    const tcp = readFileSync('/proc/net/snmp', 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('Tcp:'));
+    const names = tcp[0]!.split(/\s+/);
+    const values = tcp[1]!.split(/\s+/);
+    return { backlogDrops, retransmits: Number(values[names.indexOf('RetransSegs')]) };
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -164,6 +191,13 @@ export async function measureFanOut(
 ): Promise<FanOutResult> {
   const times: number[] = [];
   const afterAnswer: number[] = [];
+  const perRound: { ms: number; clientGcMs: number }[] = [];
+  const pauses: { start: number; duration: number }[] = [];
+  const gcWatch = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) pauses.push({ start: entry.startTime, duration: entry.duration });
+  });
+  gcWatch.observe({ entryTypes: ['gc'] });
+  const kernelBefore = kernelCounters();
   let incomplete = 0;
   for (let i = 0; i < rounds; i++) {
     round.reset();
@@ -175,9 +209,24 @@ export async function measureFanOut(
     else {
       times.push(last - t0);
       afterAnswer.push(last - answered);
+      const clientGcMs = pauses
+        .filter((pause) => pause.start >= t0 && pause.start <= last)
+        .reduce((sum, pause) => sum + pause.duration, 0);
+      perRound.push({ ms: last - t0, clientGcMs });
     }
+    pauses.length = 0;
   }
+  gcWatch.disconnect();
+  const kernelAfter = kernelCounters();
   return {
+    slowest: perRound.sort((a, b) => b.ms - a.ms).slice(0, 3),
+    kernel:
+      kernelBefore && kernelAfter
+        ? {
+            backlogDrops: kernelAfter.backlogDrops - kernelBefore.backlogDrops,
+            retransmits: kernelAfter.retransmits - kernelBefore.retransmits,
+          }
+        : null,
     p50: percentile(times, 50),
     p99: percentile(times, 99),
     rounds,
