@@ -634,9 +634,16 @@ async function fanOutWorkload(ctx: Context): Promise<void> {
       await round.lastOf(sockets.length, 15_000);
     }
     answered.length = 0;
-    const skein = await measureFanOut(round, sockets.length, profile.fanoutPosts, async (i) => {
-      await postOnce(i);
-    });
+    const watched = { service: ctx.service.pid, neo4j: ctx.neo4jPid, bare: ctx.bare.pid };
+    const skein = await measureFanOut(
+      round,
+      sockets.length,
+      profile.fanoutPosts,
+      async (i) => {
+        await postOnce(i);
+      },
+      watched,
+    );
     const frameBytes = skein.frameBytes;
     // The post's own database work (one message, one channel event, its numbering), one at a time.
     const limitPost = await runPool(
@@ -659,10 +666,16 @@ async function fanOutWorkload(ctx: Context): Promise<void> {
     );
     await fetch(`${ctx.bare.url}/broadcast/${frameBytes}`, { method: 'POST' });
     await bareRound.lastOf(bareSockets.length, 15_000);
-    const bare = await measureFanOut(bareRound, bareSockets.length, profile.fanoutPosts, async () => {
-      const res = await fetch(`${ctx.bare.url}/broadcast/${frameBytes}`, { method: 'POST' });
-      await res.text();
-    });
+    const bare = await measureFanOut(
+      bareRound,
+      bareSockets.length,
+      profile.fanoutPosts,
+      async () => {
+        const res = await fetch(`${ctx.bare.url}/broadcast/${frameBytes}`, { method: 'POST' });
+        await res.text();
+      },
+      watched,
+    );
     const n = members.length;
     if (skein.incomplete) ctx.failures.push(`fan-out: ${skein.incomplete} posts did not reach every socket`);
     const incomplete = skein.incomplete
@@ -721,9 +734,17 @@ async function fanOutWorkload(ctx: Context): Promise<void> {
   }
 }
 
-/** The slowest rounds with the load generator's own GC pauses in them: "612 ms (GC 48 ms), …". */
+/**
+ * The slowest rounds with the load generator's own GC pauses and the processes' CPU time in them:
+ * "612 ms (GC 48 ms; CPU ms service 300, neo4j 120, bare 0), …".
+ */
 const slowestOf = (result: FanOutResult) =>
-  result.slowest.map((r) => `${r.ms.toFixed(0)} ms (GC ${r.clientGcMs.toFixed(0)} ms)`).join(', ');
+  result.slowest
+    .map((r) => {
+      const cpu = Object.entries(r.cpu).map(([name, ms]) => `${name} ${ms.toFixed(0)}`);
+      return `${r.ms.toFixed(0)} ms (GC ${r.clientGcMs.toFixed(0)} ms; CPU ms ${cpu.join(', ')})`;
+    })
+    .join(', ');
 
 const kernelOf = (skein: FanOutResult, bare: FanOutResult) =>
   skein.kernel && bare.kernel

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
 import { mapPool } from './api.js';
+import { cpuMs } from './processes.js';
 import { percentile } from './stats.js';
 
 export interface Listener {
@@ -143,6 +144,13 @@ export class Round implements FrameCounter {
   }
 }
 
+export interface SlowRound {
+  ms: number;
+  clientGcMs: number;
+  /** CPU ms each watched process used during the round (10 ms ticks). */
+  cpu: Record<string, number>;
+}
+
 export interface FanOutResult {
   p50: number;
   p99: number;
@@ -154,10 +162,10 @@ export interface FanOutResult {
   afterAnswer: { p50: number; p99: number };
   /**
    * What else held up the slowest rounds: this load generator's own garbage collection inside
-   * them, and over the whole measurement the packets the kernel dropped from its receive backlog
+   * them, the CPU time the watched processes used in them, and over the whole measurement the packets the kernel dropped from its receive backlog
    * (loopback included) and the TCP segments it sent again (null where /proc does not say).
    */
-  slowest: { ms: number; clientGcMs: number }[];
+  slowest: SlowRound[];
   kernel: { backlogDrops: number; retransmits: number } | null;
 }
 
@@ -188,10 +196,14 @@ export async function measureFanOut(
   sockets: number,
   rounds: number,
   trigger: (i: number) => Promise<void>,
+  /** Processes whose CPU time is read around each round, by name (pid null: not watched). */
+  watched: Record<string, number | null> = {},
 ): Promise<FanOutResult> {
+  const pids = Object.entries(watched).filter((entry): entry is [string, number] => entry[1] !== null);
+  const cpuNow = () => pids.map(([, pid]) => cpuMs(pid));
   const times: number[] = [];
   const afterAnswer: number[] = [];
-  const perRound: { ms: number; clientGcMs: number }[] = [];
+  const perRound: SlowRound[] = [];
   const pauses: { start: number; duration: number }[] = [];
   const gcWatch = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) pauses.push({ start: entry.startTime, duration: entry.duration });
@@ -201,6 +213,7 @@ export async function measureFanOut(
   let incomplete = 0;
   for (let i = 0; i < rounds; i++) {
     round.reset();
+    const cpuBefore = cpuNow();
     const t0 = performance.now();
     await trigger(i);
     const answered = performance.now();
@@ -212,7 +225,9 @@ export async function measureFanOut(
       const clientGcMs = pauses
         .filter((pause) => pause.start >= t0 && pause.start <= last)
         .reduce((sum, pause) => sum + pause.duration, 0);
-      perRound.push({ ms: last - t0, clientGcMs });
+      const cpuAfter = cpuNow();
+      const cpu = Object.fromEntries(pids.map(([name], k) => [name, cpuAfter[k]! - cpuBefore[k]!]));
+      perRound.push({ ms: last - t0, clientGcMs, cpu });
     }
     pauses.length = 0;
   }
