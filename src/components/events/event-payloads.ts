@@ -9,7 +9,7 @@
 // is judged per member; all in one round trip.
 import DataLoader from 'dataloader';
 import type { AppContext } from '../../platform/context.js';
-import { encodeCursor, type LoggedEvent } from '../event-log/event-log.js';
+import { encodeCursor, type CommittedEvent, type LoggedEvent } from '../event-log/event-log.js';
 import { buildChannelView, buildPayloads, type ChannelView } from './events-repository.js';
 import type { ClientEvent, DeliveredEvent, EventMessage } from './notification-event.js';
 
@@ -38,6 +38,14 @@ const channelKey = (event: { id: string; message_ids: readonly string[] }) =>
   `${event.id}|${event.message_ids.join(',')}`;
 
 /**
+ * A channel event whose messages are judged once for the channel's listeners. A membership event
+ * is internal (nobody is shown it), and a deletion shows everyone the same ids, unjudged.
+ */
+function judgedForChannel<E extends CommittedEvent>(event: E): event is E & { channel_id: string } {
+  return event.channel_id !== null && event.type !== 'membership' && event.type !== 'message.deleted';
+}
+
+/**
  * Judges committed channel events ahead for the listeners here (called once a feed opens: with no
  * feed on this instance there is nobody to judge for).
  */
@@ -47,8 +55,7 @@ export function judgeChannelEventsAhead(ctx: AppContext): void {
   aheadViews.set(ctx, ahead);
   ctx.events.committed.observe((events) => {
     for (const event of events) {
-      if (event.channel_id === null || event.type === 'membership' || event.type === 'message.deleted')
-        continue;
+      if (!judgedForChannel(event)) continue;
       const uids = ctx.events.router.listenersOf(event.channel_id);
       if (uids.length < CHANNEL_VIEW_MIN) continue;
       const key = channelKey(event);
@@ -138,8 +145,7 @@ export function judgeTogether(
   uid: string,
   settle: (judged: SharedJudgement) => void,
 ): boolean {
-  if (event.channel_id === null || event.type === 'membership' || event.type === 'message.deleted')
-    return false;
+  if (!judgedForChannel(event)) return false;
   let waiting = groups.get(ctx);
   if (!waiting) {
     waiting = new Map();
