@@ -1,8 +1,8 @@
 // The processes of a benchmark run: the Skein service (`node scripts/start.mjs`, what `npm start`
-// runs: compiled JavaScript, built first when stale) and the bare server, each a child of the bench process; free ports; and a
-// child's resident memory read from /proc.
+// runs: compiled JavaScript, built first when stale), the bare server and the fan-out's listener
+// process, each a child of the bench process; free ports; and a child's resident memory read from /proc.
 // The scale-out workload adds a redis-server on loopback and reads processes' CPU time from /proc.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -140,16 +140,20 @@ export async function startService(env: Record<string, string>, timeoutMs = 180_
   return { url, pid: child.pid!, output, stop: stopper(child, exited) };
 }
 
+/** Runs a TypeScript file of bench/lib as a child process. */
+function spawnBenchScript(script: string, stdio: StdioOptions) {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join('bench', 'lib', script)], {
+    cwd: PROJECT_ROOT,
+    env: withoutNodeOptions(),
+    stdio,
+  });
+  return { child, ...track(child) };
+}
+
 /** Starts bench/lib/bare-server.ts and waits for its port. */
 export async function startBareServer(): Promise<Child> {
-  const inherited = withoutNodeOptions();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join('bench', 'lib', 'bare-server.ts')], {
-    cwd: PROJECT_ROOT,
-    env: inherited,
-    // stdin is its lifeline: it exits when the bench does.
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  const { output, exited } = track(child);
+  // stdin is its lifeline: it exits when the bench does.
+  const { child, output, exited } = spawnBenchScript('bare-server.ts', ['pipe', 'pipe', 'pipe']);
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the bare server did not start:\n${output()}`)), 30_000);
     child.stdout?.on('data', () => {
@@ -162,6 +166,21 @@ export async function startBareServer(): Promise<Child> {
     void exited.then(() => reject(new Error(`the bare server exited:\n${output()}`)));
   });
   return { url: `http://127.0.0.1:${port}`, pid: child.pid!, output, stop: stopper(child, exited) };
+}
+
+/** Starts bench/lib/listener-process.ts, which lib/fan-out-listeners.ts drives over the IPC channel. */
+export function startListenerProcess(): {
+  child: ChildProcess;
+  output: () => string;
+  stop: () => Promise<void>;
+} {
+  const { child, output, exited } = spawnBenchScript('listener-process.ts', [
+    'ignore',
+    'pipe',
+    'pipe',
+    'ipc',
+  ]);
+  return { child, output, stop: stopper(child, exited) };
 }
 
 /** Where the Debian package puts it (what CI's apt-get installs); otherwise the PATH's. */

@@ -1,12 +1,17 @@
 // WebSocket workloads: fan-out of one channel message to every connected member, and the memory of
 // many idle sockets. The same measurements are made on the bare server (bare-server.ts), whose
 // /broadcast sends a frame of the same size to every socket with no database and no outbox.
+// The fan-out's sockets live in a listener process (listener-process.ts, driven through
+// fan-out-listeners.ts); the idle sockets in the bench process itself.
 import { readFileSync } from 'node:fs';
-import { PerformanceObserver } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
 import { mapPool } from './api.js';
+import type { FanOutListeners } from './fan-out-listeners.js';
 import { cpuMs } from './processes.js';
 import { percentile } from './stats.js';
+
+/** Milliseconds on CLOCK_MONOTONIC: comparable between the bench and its listener process. */
+export const monotonicMs = () => Number(process.hrtime.bigint()) / 1e6;
 
 export interface Listener {
   ws: WebSocket;
@@ -46,7 +51,7 @@ export function openListener(
     });
     if (!waitForReadyFrame) ws.once('open', done);
     ws.on('message', (data: Buffer) => {
-      const at = performance.now();
+      const at = monotonicMs();
       const text = data.toString();
       const frame = JSON.parse(text) as { type?: string; event?: unknown; seq?: number };
       if (frame.type === 'ready') done();
@@ -106,48 +111,12 @@ export async function closeAll(sockets: WebSocket[]): Promise<void> {
   );
 }
 
-/** Collects arrivals of notification frames during one round (one post or one broadcast). */
-export class Round implements FrameCounter {
-  private arrivals: number[] = [];
-  private waiter: { count: number; resolve: () => void } | null = null;
-  frameBytes = 0;
-  events: unknown[] = [];
-
-  reset(): void {
-    this.arrivals = [];
-    this.events = [];
-  }
-
-  onFrame(at: number, bytes: number, frame: { event?: unknown }): void {
-    this.arrivals.push(at);
-    this.frameBytes = bytes;
-    if (this.events.length < 1) this.events.push(frame.event);
-    if (this.waiter && this.arrivals.length >= this.waiter.count) this.waiter.resolve();
-  }
-
-  /** Waits until `count` frames arrived (or `timeoutMs`), answers the last arrival time. */
-  async lastOf(count: number, timeoutMs: number): Promise<{ last: number; received: number }> {
-    if (this.arrivals.length < count) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, timeoutMs);
-        this.waiter = {
-          count,
-          resolve: () => {
-            clearTimeout(timer);
-            resolve();
-          },
-        };
-      });
-      this.waiter = null;
-    }
-    return { last: Math.max(...this.arrivals), received: this.arrivals.length };
-  }
-}
-
 export interface SlowRound {
   ms: number;
-  clientGcMs: number;
-  /** CPU ms each watched process used during the round (10 ms ticks). */
+  /**
+   * CPU ms each watched process used during the round (10 ms ticks), with the bench process ("load
+   * generator") and the listener process ("listeners"), which reads the frames.
+   */
   cpu: Record<string, number>;
 }
 
@@ -161,9 +130,9 @@ export interface FanOutResult {
   /** Last frame minus the moment the trigger answered (negative: every frame came before the answer). */
   afterAnswer: { p50: number; p99: number };
   /**
-   * What else held up the slowest rounds: this load generator's own garbage collection inside
-   * them, the CPU time the watched processes used in them, and over the whole measurement the packets the kernel dropped from its receive backlog
-   * (loopback included) and the TCP segments it sent again (null where /proc does not say).
+   * What else held up the slowest rounds: the CPU time the processes used in them, and over the
+   * whole measurement the packets the kernel dropped from its receive backlog (loopback included)
+   * and the TCP segments it sent again (null where /proc does not say).
    */
   slowest: SlowRound[];
   kernel: { backlogDrops: number; retransmits: number } | null;
@@ -188,50 +157,43 @@ function kernelCounters(): { backlogDrops: number; retransmits: number } | null 
 }
 
 /**
- * `rounds` times: `trigger()` (post or broadcast), then wait for one frame on each of `sockets`
+ * `rounds` times: `trigger()` (post or broadcast), then wait for one frame on each of the listeners'
  * sockets; the time from just before the trigger to the last arrival.
  */
 export async function measureFanOut(
-  round: Round,
-  sockets: number,
+  listeners: FanOutListeners,
   rounds: number,
   trigger: (i: number) => Promise<void>,
   /** Processes whose CPU time is read around each round, by name (pid null: not watched). */
   watched: Record<string, number | null> = {},
 ): Promise<FanOutResult> {
-  const pids = Object.entries(watched).filter((entry): entry is [string, number] => entry[1] !== null);
+  const pids = Object.entries({ ...watched, 'load generator': process.pid, listeners: listeners.pid }).filter(
+    (entry): entry is [string, number] => entry[1] !== null,
+  );
   const cpuNow = () => pids.map(([, pid]) => cpuMs(pid));
   const times: number[] = [];
   const afterAnswer: number[] = [];
   const perRound: SlowRound[] = [];
-  const pauses: { start: number; duration: number }[] = [];
-  const gcWatch = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) pauses.push({ start: entry.startTime, duration: entry.duration });
-  });
-  gcWatch.observe({ entryTypes: ['gc'] });
+  let frameBytes = 0;
   const kernelBefore = kernelCounters();
   let incomplete = 0;
   for (let i = 0; i < rounds; i++) {
-    round.reset();
+    await listeners.arm();
     const cpuBefore = cpuNow();
-    const t0 = performance.now();
+    const t0 = monotonicMs();
     await trigger(i);
-    const answered = performance.now();
-    const { last, received } = await round.lastOf(sockets, 15_000);
-    if (received < sockets) incomplete++;
+    const answered = monotonicMs();
+    const { last, received, frameBytes: bytes } = await listeners.lastOf(listeners.count, 15_000);
+    frameBytes = bytes;
+    if (received < listeners.count) incomplete++;
     else {
       times.push(last - t0);
       afterAnswer.push(last - answered);
-      const clientGcMs = pauses
-        .filter((pause) => pause.start >= t0 && pause.start <= last)
-        .reduce((sum, pause) => sum + pause.duration, 0);
       const cpuAfter = cpuNow();
       const cpu = Object.fromEntries(pids.map(([name], k) => [name, cpuAfter[k]! - cpuBefore[k]!]));
-      perRound.push({ ms: last - t0, clientGcMs, cpu });
+      perRound.push({ ms: last - t0, cpu });
     }
-    pauses.length = 0;
   }
-  gcWatch.disconnect();
   const kernelAfter = kernelCounters();
   return {
     slowest: perRound.sort((a, b) => b.ms - a.ms).slice(0, 3),
@@ -246,7 +208,7 @@ export async function measureFanOut(
     p99: percentile(times, 99),
     rounds,
     incomplete,
-    frameBytes: round.frameBytes,
+    frameBytes,
     afterAnswer: { p50: percentile(afterAnswer, 50), p99: percentile(afterAnswer, 99) },
   };
 }

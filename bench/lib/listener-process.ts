@@ -1,0 +1,112 @@
+// The fan-out's listening sockets, in a process of their own (started by lib/fan-out-listeners.ts,
+// which it answers over the IPC channel). The bench process holds the seeded dataset in its heap
+// (900 MB on the large profile), and reading 10,000 frames a round in that heap made V8 mark it
+// again and again: 1.1 to 1.6 s of the load generator's CPU in a round that took about a second
+// (2026-11-28), most of it outside the GC pauses that Node reports. In this small heap the frames
+// cost what a client's frames cost. Arrival times are process.hrtime (CLOCK_MONOTONIC): the same
+// clock in both processes.
+import type { WebSocket } from 'ws';
+import { closeAll, openMany, type FrameCounter } from './realtime.js';
+
+export type ListenerRequest =
+  | { id: number; op: 'open'; urls: string[]; waitForReadyFrame: boolean }
+  | { id: number; op: 'arm' }
+  | { id: number; op: 'last'; count: number; timeoutMs: number }
+  | { id: number; op: 'close' };
+
+export interface Arrivals {
+  /** When the last frame of the round arrived (monotonicMs), or 0 when none did. */
+  last: number;
+  received: number;
+  frameBytes: number;
+  /** The event of the round's first notification frame (to check what the frames are). */
+  firstEvent: unknown;
+}
+
+/** What a request gives back when it succeeds. */
+export interface Answered {
+  ok: true;
+  /** open: the sockets open and ready. */
+  opened?: number;
+  /** last: the round's arrivals. */
+  arrivals?: Arrivals;
+}
+
+export type ListenerAnswer = { id: number } & (Answered | { ok: false; error: string });
+
+/** Arrivals of notification frames since the round was armed. */
+class Round implements FrameCounter {
+  private arrivals: number[] = [];
+  private waiter: { count: number; resolve: () => void } | null = null;
+  private frameBytes = 0;
+  private firstEvent: unknown = undefined;
+
+  arm(): void {
+    this.arrivals = [];
+    this.firstEvent = undefined;
+  }
+
+  onFrame(at: number, bytes: number, frame: { event?: unknown }): void {
+    this.arrivals.push(at);
+    this.frameBytes = bytes;
+    if (this.arrivals.length === 1) this.firstEvent = frame.event;
+    if (this.waiter && this.arrivals.length >= this.waiter.count) this.waiter.resolve();
+  }
+
+  /** Waits until `count` frames arrived (or `timeoutMs` passed). */
+  async lastOf(count: number, timeoutMs: number): Promise<Arrivals> {
+    if (this.arrivals.length < count) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs);
+        this.waiter = {
+          count,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        };
+      });
+      this.waiter = null;
+    }
+    return {
+      last: this.arrivals.length ? Math.max(...this.arrivals) : 0,
+      received: this.arrivals.length,
+      frameBytes: this.frameBytes,
+      firstEvent: this.firstEvent,
+    };
+  }
+}
+
+const round = new Round();
+let sockets: WebSocket[] = [];
+
+async function answer(request: ListenerRequest): Promise<Answered> {
+  switch (request.op) {
+    case 'open':
+      sockets = sockets.concat(await openMany(request.urls, round, request.waitForReadyFrame));
+      return { ok: true, opened: sockets.length };
+    case 'arm':
+      round.arm();
+      return { ok: true };
+    case 'last':
+      return { ok: true, arrivals: await round.lastOf(request.count, request.timeoutMs) };
+    case 'close':
+      await closeAll(sockets);
+      sockets = [];
+      return { ok: true };
+  }
+}
+
+process.on('message', (request: ListenerRequest) => {
+  answer(request).then(
+    (answered) => process.send!({ id: request.id, ...answered }),
+    (error: unknown) =>
+      process.send!({
+        id: request.id,
+        ok: false,
+        error: error instanceof Error ? error.message : String(error),
+      }),
+  );
+});
+// The bench's end (or crash) closes the channel: nothing is left listening.
+process.on('disconnect', () => process.exit(0));
