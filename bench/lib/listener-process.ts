@@ -1,8 +1,8 @@
 // The fan-out's listening sockets, in a process of their own (started by lib/fan-out-listeners.ts,
 // which it answers over the IPC channel). The bench process holds the seeded dataset in its heap
 // (900 MB on the large profile), and reading 10,000 frames a round in that heap made V8 mark it
-// again and again: 1.1 to 1.6 s of the load generator's CPU in a round that took about a second
-// (2026-11-28), most of it outside the GC pauses that Node reports. In this small heap the frames
+// again and again: 1.5 to 1.9 s of the bench process's CPU in rounds that took about a second, its
+// main thread only 0.4 of it (2026-11-28), most of it outside the GC pauses that Node reports. In this small heap the frames
 // cost what a client's frames cost. Arrival times are process.hrtime (CLOCK_MONOTONIC): the same
 // clock in both processes.
 import type { WebSocket } from 'ws';
