@@ -324,7 +324,8 @@ export class DbLimits {
           ...channelEvents('channels', edges.inclusions, author.uid, edges.receivers),
         ]);
         // Not public: the members are read with the write, for the view cache, and the answer too.
-        await writePost(tx, items, edges, events, POST_CHANNEL_MEMBERS_READ, this.publicUrl);
+        // Numbered by a round of their own, as concurrent posts are (a lone post numbers its own).
+        await writePost(tx, items, edges, events, POST_CHANNEL_MEMBERS_READ, this.publicUrl, 0);
         return items.length;
       })
       .then(async (count) => {

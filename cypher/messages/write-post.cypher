@@ -1,5 +1,5 @@
 // Writes one post in one statement (each statement is a round trip and a plan execution; a post
-// used to run five): its messages, their edges and its events. The CALLs run in order and take
+// used to run five): its messages, their edges and its events, which a lone post also numbers. The CALLs run in order and take
 // locks in the order every writer shares: users (the caller sorts $user_edges by uid, so two posts
 // in opposite directions between the same users cannot deadlock), then the parent, then channels
 // and files. Answers the REPLY edges created (fewer than $replies means a parent vanished after the
@@ -53,7 +53,7 @@ CALL () {
   SET m.root_id = parent.root_id
 }
 // The author's participation records (schema 020) are raised last: they are the last locks every
-// writer takes. A record within $participation_slack_ms of the post, and already addressed when the
+// writer takes (but for the log's, below). A record within $participation_slack_ms of the post, and already addressed when the
 // post is, is left alone and so not locked (participation-slack.ts says why). Otherwise the SET
 // reads the record it writes, so Cypher locks it before reading, and two posts of one author in one
 // thread cannot lose the newer time.
@@ -101,4 +101,14 @@ CALL () {
   {{hydrated_message(m)}}
   RETURN collect(row) AS written
 }
-RETURN replies, channel_member_uids, written
+// A post alone on this instance numbers its events here, as a round of the sequencer would
+// (event-sequencer.ts says when): a round trip and a commit less before its listeners hear it. The
+// log's lock is the last lock this statement takes, and a round holding it locks nothing else a
+// writer holds, so it cannot deadlock; it is held until the commit, with nobody here waiting.
+OPTIONAL CALL () {
+  WITH $number_events AS alone
+  WHERE alone
+  {{number_round(log)}}
+  RETURN base, numbered
+}
+RETURN replies, channel_member_uids, written, base, numbered

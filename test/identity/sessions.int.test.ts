@@ -445,4 +445,46 @@ describe('the cache of session records', () => {
       await cache.close();
     }
   });
+
+  it('when a record past half its time to live is used, then it answers and is read again behind it; a session ended meanwhile goes', async () => {
+    const { config, db, log } = api.ctx;
+    const cache = await SessionCache.start(config, db, log, 1000);
+    try {
+      const user = await registerUser(api);
+      const sessionId = parseSessionToken(user.token)!.id;
+      let reads = 0;
+      const load = () => {
+        reads++;
+        return findSession(db, sessionId);
+      };
+      await cache.lookup(sessionId, load);
+      expect(reads).toBe(1);
+      await sleep(300);
+      expect((await cache.lookup(sessionId, load))?.user.uid).toBe(user.uid);
+      expect(reads).toBe(1);
+      await sleep(600);
+      // Past half its time to live: answered from the cache, and read again once behind the answers.
+      const [a, b] = await Promise.all([cache.lookup(sessionId, load), cache.lookup(sessionId, load)]);
+      expect([a?.user.uid, b?.user.uid]).toEqual([user.uid, user.uid]);
+      expect(reads).toBe(2);
+      // Past the first read's time to live (1 s), within the second's half: the record read again answers.
+      await sleep(250);
+      expect((await cache.lookup(sessionId, load))?.user.uid).toBe(user.uid);
+      expect(reads).toBe(2);
+
+      // The session ends where this cache does not hear of it (as on another instance, Redis lost).
+      await sleep(400);
+      const ended = () => {
+        reads++;
+        return Promise.resolve(null);
+      };
+      expect((await cache.lookup(sessionId, ended))?.user.uid).toBe(user.uid);
+      await sleep(50);
+      expect(reads).toBe(3);
+      expect(cache.size).toBe(0);
+      expect(await cache.lookup(sessionId, ended)).toBeNull();
+    } finally {
+      await cache.close();
+    }
+  });
 });

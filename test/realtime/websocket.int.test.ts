@@ -276,6 +276,39 @@ describe('GET /v1/ws/v1 — replay with since', () => {
     expect(await socket.next()).toEqual({ type: 'pong' });
   });
 
+  it('when lone posts and overlapping posts interleave, then the socket hears each once, in the order a replay hands them out', async () => {
+    // A post alone on the instance numbers its own events in its write; overlapping posts are
+    // numbered by the sequencer's rounds (event-sequencer.ts). Both kinds of round meet here.
+    const authors = await Promise.all([1, 2, 3, 4].map(() => registerWriter(api)));
+    const reader = await registerWriter(api);
+    const [socket, ready] = await connect(reader);
+    const posted: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      posted.push(await send(authors[0]!, reader, `alone ${i}`));
+      posted.push(...(await Promise.all(authors.map((author) => send(author, reader, `together ${i}`)))));
+    }
+    const live: Frame[] = [];
+    for (let i = 0; i < posted.length; i++) live.push(await socket.next());
+    expect(live.map(firstId).sort()).toEqual([...posted].sort());
+    expect(new Set(live.map((f) => f.cursor)).size).toBe(posted.length);
+    // The lone posts came in the order they were made, each after the burst before it.
+    const lone = posted.filter((_, i) => i % 5 === 0);
+    expect(live.map(firstId).filter((id) => lone.includes(id))).toEqual(lone);
+
+    const [replay] = await connect(reader, { since: ready.cursor as string });
+    const replayed: Frame[] = [];
+    for (let i = 0; i < posted.length; i++) replayed.push(await replay.next());
+    expect(replayed).toEqual(live);
+    const listed = await api.request<{ notifications: { cursor: string }[] }>(
+      'GET',
+      '/v1/notifications?limit=100',
+      {
+        token: reader.token,
+      },
+    );
+    expect(listed.body.notifications.map((n) => n.cursor)).toEqual(live.map((f) => f.cursor));
+  });
+
   it('when since is beyond the latest position, then it counts as the latest and the next notification still arrives', async () => {
     const author = await registerWriter(api);
     const reader = await registerWriter(api);

@@ -61,7 +61,12 @@ export async function insertEvents(tx: Tx, rows: EventRows): Promise<number> {
  * events after the head. The round is empty (from = to) when nothing was pending.
  */
 export async function numberPendingEvents(db: Database, limit: number): Promise<SequencedRound> {
-  const [row] = await db.write('event-log/number-pending', { limit: neo4j.int(limit) });
+  const [row] = await db.write('event-log/number-pending', { round_limit: neo4j.int(limit) });
+  return roundOf(row);
+}
+
+/** The round fragments/number-round.cypher answered (its `base` and `numbered`). */
+export function roundOf(row: Row | undefined): SequencedRound {
   const from = (row?.base as number | undefined) ?? 0;
   const events = ((row?.numbered as Row[] | undefined) ?? []).map(toLoggedEvent);
   events.sort((a, b) => a.seq - b.seq);

@@ -9,7 +9,7 @@
 import type { Tx } from '../../platform/neo4j/database.js';
 import type { EventSequencer } from './event-sequencer.js';
 import type { CommitNotices } from './event-log-services.js';
-import type { EventType, MessageChange, NewEvent } from './event-log.js';
+import type { EventType, MessageChange, NewEvent, SequencedRound } from './event-log.js';
 import { eventRows, findMessageAudience, insertEvents, type EventRows } from './event-log-repository.js';
 
 export type { NewEvent } from './event-log.js';
@@ -33,14 +33,17 @@ export function changeEvents(actorUid: string, events: NewEvent[]): EventRows {
 /**
  * After the commit: waits until the change's events are numbered and published (never throws). A
  * writer that has the rows it recorded passes them, so delivery can start preparing while they are
- * numbered.
+ * numbered; one that numbered them itself (a lone post, event-sequencer.ts) passes its round, which
+ * is published at once, and the flush then settles it.
  */
-export function announceEvents(
+export async function announceEvents(
   ctx: { events: { sequencer: EventSequencer; committed: CommitNotices } },
   recorded?: EventRows,
+  round?: SequencedRound | null,
 ): Promise<void> {
   if (recorded) ctx.events.committed.tell(recorded.events);
-  return ctx.events.sequencer.flush();
+  if (round) await ctx.events.sequencer.publishOwn(round);
+  await ctx.events.sequencer.flush();
 }
 
 /**

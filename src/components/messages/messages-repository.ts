@@ -1,6 +1,7 @@
 // The only code that runs the messages' Cypher. Takes and returns plain objects.
 import neo4j from 'neo4j-driver';
-import type { EventRows } from '../event-log/event-log-repository.js';
+import { roundOf, type EventRows } from '../event-log/event-log-repository.js';
+import type { SequencedRound } from '../event-log/event-log.js';
 import { MAX_NAMED_VIEWERS } from '../../platform/http/view-cache.js';
 import { isEntityNotFound, type Database, type Tx } from '../../platform/neo4j/database.js';
 import { messagesOfHydrateAnswer, type HydratedRow } from './message-output.js';
@@ -106,12 +107,15 @@ export interface WrittenPost {
   channelMemberUids: string[];
   /** Its messages as their poster sees them, by id. */
   messages: Map<string, MessageOutput>;
+  /** The round it numbered itself (when asked to: `roundLimit` > 0), to publish after the commit. */
+  round: SequencedRound | null;
 }
 
 /**
  * Writes a post's messages, edges and events inside the caller's transaction, in one statement
  * (write-post.cypher, which also says in what order it takes locks), and reads them back for the
- * poster's answer in the same statement.
+ * poster's answer in the same statement. With `roundLimit` > 0 (a lone post, event-sequencer.ts)
+ * the statement also numbers up to that many pending events, its own included.
  */
 export async function writePost(
   tx: Tx,
@@ -120,6 +124,7 @@ export async function writePost(
   events: EventRows,
   channelMembersLimit: number,
   publicUrl: string,
+  roundLimit: number,
 ): Promise<WrittenPost> {
   const authorUid = events.actor_uid;
   const userEdges = [
@@ -150,12 +155,16 @@ export async function writePost(
       // The answer's read (hydrated-message.cypher's parameters): the poster, and the messages.
       viewer_uid: authorUid,
       ids: [...newIds],
+      // Its own round (fragments/number-round.cypher), when the sequencer says it may number.
+      number_events: roundLimit > 0,
+      round_limit: neo4j.int(roundLimit),
     });
     // A parent deleted between the checks and this write: abort, so nothing is half-written.
     if ((row?.replies as number) !== edges.replies.length) throw new ParentVanished();
     return {
       channelMemberUids: (row?.channel_member_uids as string[] | undefined) ?? [],
       messages: messagesOfHydrateAnswer((row?.written as HydratedRow[]) ?? [], [...newIds], publicUrl),
+      round: typeof row?.base === 'number' ? roundOf(row) : null,
     };
   } catch (error) {
     // Deleted while this statement waited for its lock.

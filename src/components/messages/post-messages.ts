@@ -20,6 +20,7 @@ import {
   userEvents,
 } from '../event-log/record-events.js';
 import type { EventRows } from '../event-log/event-log-repository.js';
+import type { SequencedRound } from '../event-log/event-log.js';
 import {
   ParentVanished,
   findMentioned,
@@ -74,7 +75,8 @@ export async function postMessages(
   for (let attempt = 0; ; attempt++) {
     let committed: Committed;
     try {
-      committed = await attemptPost(ctx, caller, rawItems, key, kind);
+      // Counted as writing, so that a post alone here numbers its own events (event-sequencer.ts).
+      committed = await ctx.events.sequencer.writing(() => attemptPost(ctx, caller, rawItems, key, kind));
     } catch (error) {
       if (key && constraintClash(error) === 'key') {
         // The same key raced in from another request, which won: answer what it answered.
@@ -86,15 +88,16 @@ export async function postMessages(
       continue;
     }
     // Committed: the answer waits until the events are numbered and sent (to sockets first).
-    await announceEvents(ctx, committed.recorded);
+    await announceEvents(ctx, committed.recorded, committed.round);
     return committed.results;
   }
 }
 
-/** A committed post: its answer, and the events it recorded. */
+/** A committed post: its answer, the events it recorded, and the round it numbered them in, if any. */
 interface Committed {
   results: MessageCreateResult[];
   recorded: EventRows | undefined;
+  round: SequencedRound | null;
 }
 
 type Checked = { index: number; input: ItemInput } | { index: number; error: ItemError };
@@ -132,8 +135,10 @@ async function attemptPost(
   // References are resolved in the write transaction itself (one transaction per post, not two);
   // a retry of that transaction plans again from what it reads.
   let recorded: EventRows | undefined;
+  let round: SequencedRound | null = null;
   const results = await ctx.db.inWrite(async (tx) => {
     recorded = undefined;
+    round = null;
     const refs = await resolvePostRefs(tx, caller.uid, wanted);
     const { items, edges, toNotify, mentioned, outcome } = planPost(checked, refs, caller.uid);
     let messages = new Map<string, MessageOutput>();
@@ -152,9 +157,12 @@ async function attemptPost(
         events,
         named ? POST_CHANNEL_MEMBERS_READ : 0,
         ctx.config.publicUrl,
+        // Asked at each attempt: a retry may no longer be alone.
+        ctx.events.sequencer.ownRoundLimit(),
       );
       messages = written.messages;
       recorded = events;
+      round = written.round;
       if (named) {
         const viewers = postViewers(caller.uid, edges, written.channelMemberUids);
         if (viewers) tx.onlyVisibleTo(viewers);
@@ -178,7 +186,7 @@ async function attemptPost(
     if (pinged.length > 0) await recordEvents(tx, caller.uid, userEvents('ping', pinged, caller.uid));
     return answer;
   });
-  return { results, recorded };
+  return { results, recorded, round };
 }
 
 /** What a post writes, decided from the references it resolved. */
