@@ -325,7 +325,12 @@ export class DbLimits {
         ]);
         // Not public: the members are read with the write, for the view cache, and the answer too.
         // Numbered by a round of their own, as concurrent posts are (a lone post numbers its own).
-        await writePost(tx, items, edges, events, POST_CHANNEL_MEMBERS_READ, this.publicUrl, 0);
+        await writePost(tx, items, edges, events, {
+          channelMembersLimit: POST_CHANNEL_MEMBERS_READ,
+          publicUrl: this.publicUrl,
+          roundLimit: 0,
+          viewChannelIds: [],
+        });
         return items.length;
       })
       .then(async (count) => {

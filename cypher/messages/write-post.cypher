@@ -89,6 +89,16 @@ CALL () {
   LIMIT toInteger($channel_members_limit)
   RETURN collect(uid) AS channel_member_uids
 }
+// Every member of the channels in $view_channel_ids (those whose new messages here start threads,
+// with listeners on the poster's instance): with the answer below, all that delivery judges for
+// such a channel event, read here rather than in a statement after the commit (event-payloads.ts).
+CALL () {
+  UNWIND $view_channel_ids AS channel_id
+  MATCH (c:Channel {id: channel_id})
+  RETURN collect({
+    channel_id: channel_id, members: COLLECT { MATCH (c)-[:HAS_MEMBER]->(u:User) RETURN u.uid }
+  }) AS channel_members
+}
 // The poster's answer, read from what this statement wrote, as hydrate.cypher reads it ($viewer_uid
 // is the poster, $ids the post's messages): the statement a post used to run after its commit for
 // it cost a fifth of the post's time in Neo4j. The poster wrote every message, so none needs judging.
@@ -111,4 +121,4 @@ OPTIONAL CALL () {
   {{number_round(log)}}
   RETURN base, numbered
 }
-RETURN replies, channel_member_uids, written, base, numbered
+RETURN replies, channel_member_uids, channel_members, written, base, numbered

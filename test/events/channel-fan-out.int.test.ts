@@ -98,6 +98,54 @@ describe('a channel post heard by several open sockets', () => {
     }
   });
 
+  it('when a post starting a thread goes into two channels, then each member hears it once, whole; a notify:false recipient and the author hear nothing', async () => {
+    // Judged from what the post read at its write (event-payloads.ts, viewAsWritten).
+    const admin = await registerCreator(api);
+    const [both, one, quiet] = await Promise.all([
+      registerWriter(api),
+      registerWriter(api),
+      registerWriter(api),
+    ]);
+    const first = await channelWith(api, admin, [both, one, quiet]);
+    const second = await channelWith(api, admin, [both]);
+    const [bothSocket, oneSocket, quietSocket, adminSocket] = await Promise.all(
+      [both, one, quiet, admin].map(connect),
+    );
+    const posted = await postMessage(api, admin.token, {
+      content: 'a new thread',
+      channel_ids: [first.id, second.id],
+      recipients: [{ uid: quiet.uid, notify: false }],
+    });
+    for (const [socket, member] of [
+      [bothSocket!, both],
+      [oneSocket!, one],
+    ] as const) {
+      const frame = await socket.next();
+      expect(frame.event).toEqual({
+        type: 'channels',
+        recipient_uid: member.uid,
+        content: {
+          messages: [
+            {
+              id: posted.id,
+              content: 'a new thread',
+              parent_id: null,
+              author: { uid: admin.uid, user_tag: admin.tag },
+            },
+          ],
+          context: [],
+        },
+      });
+    }
+    // The next frame each hears is the next post: nothing twice, nothing for the quiet or the author.
+    const next = await postMessage(api, both.token, { content: 'next', channel_ids: [first.id] });
+    for (const socket of [oneSocket!, quietSocket!, adminSocket!]) {
+      expect(contentOf(await socket.next()).messages.map((m) => m.id)).toEqual([next.id]);
+    }
+    const last = await postMessage(api, admin.token, { content: 'last', channel_ids: [first.id] });
+    expect(contentOf(await bothSocket!.next()).messages.map((m) => m.id)).toEqual([last.id]);
+  });
+
   it('when a member joins while connected, then their open socket hears the channel from then on', async () => {
     const admin = await registerCreator(api);
     const [early, late] = await Promise.all([registerWriter(api), registerWriter(api)]);

@@ -29,21 +29,45 @@ export interface EventLogServices {
   stop(): Promise<void>;
 }
 
+/**
+ * What a writer read in its write for the delivery of its events: its messages as written, and
+ * every member of the channels delivery asked about (CommitNotices.wantsMembers), at its commit.
+ */
+export interface WrittenForDelivery {
+  messages: {
+    id: string;
+    content: string;
+    parent_id: string | null;
+    author: { uid: string; user_tag: string };
+  }[];
+  channelMembers: ReadonlyMap<string, readonly string[]>;
+}
+
+type CommitObserver = (events: readonly CommittedEvent[], seen: WrittenForDelivery | undefined) => void;
+
 /** Observers of committed, unnumbered events; an observer that throws is not the writer's problem. */
 export class CommitNotices {
-  private readonly observers = new Set<(events: readonly CommittedEvent[]) => void>();
+  private readonly observers = new Set<CommitObserver>();
+  private readonly membersWanted: ((channelId: string) => boolean)[] = [];
 
   constructor(private readonly log: Logger) {}
 
-  observe(observer: (events: readonly CommittedEvent[]) => void): void {
+  /** `wantsMembers`: the channels whose members the observer would have a writer read for it. */
+  observe(observer: CommitObserver, wantsMembers?: (channelId: string) => boolean): void {
     this.observers.add(observer);
+    if (wantsMembers) this.membersWanted.push(wantsMembers);
   }
 
-  tell(events: readonly CommittedEvent[]): void {
+  /** Whether a writer putting messages in this channel should read its members for delivery. */
+  wantsMembers(channelId: string): boolean {
+    return this.membersWanted.some((wanted) => wanted(channelId));
+  }
+
+  tell(events: readonly CommittedEvent[], seen?: WrittenForDelivery): void {
     if (events.length === 0) return;
     for (const observer of this.observers) {
       try {
-        observer(events);
+        observer(events, seen);
       } catch (error) {
         this.log.warn({ err: error }, 'A commit notice observer failed');
       }

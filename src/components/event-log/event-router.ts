@@ -112,6 +112,11 @@ export class EventRouter {
     return [...(this.byChannel.get(channelId) ?? [])].map((listener) => listener.uid);
   }
 
+  /** How many listeners here follow the channel's stream (listenersOf without the list). */
+  listenerCount(channelId: string): number {
+    return this.byChannel.get(channelId)?.size ?? 0;
+  }
+
   /** Waits until everything heard so far has been passed on (tests, shutdown). */
   settled(): Promise<void> {
     return this.chain;

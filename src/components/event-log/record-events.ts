@@ -8,7 +8,7 @@
 // when the event is handed out (components/events/event-payloads.ts).
 import type { Tx } from '../../platform/neo4j/database.js';
 import type { EventSequencer } from './event-sequencer.js';
-import type { CommitNotices } from './event-log-services.js';
+import type { CommitNotices, WrittenForDelivery } from './event-log-services.js';
 import type { EventType, MessageChange, NewEvent, SequencedRound } from './event-log.js';
 import { eventRows, findMessageAudience, insertEvents, type EventRows } from './event-log-repository.js';
 
@@ -32,17 +32,17 @@ export function changeEvents(actorUid: string, events: NewEvent[]): EventRows {
 
 /**
  * After the commit: waits until the change's events are numbered and published (never throws). A
- * writer that has the rows it recorded passes them, so delivery can start preparing while they are
- * numbered; one that numbered them itself (a lone post, event-sequencer.ts) passes its round, which
- * is published at once, and the flush then settles it.
+ * writer that has the rows it recorded passes them (with what it read for their delivery, if
+ * anything), so delivery can start preparing while they are numbered; one that numbered them
+ * itself (a lone post, event-sequencer.ts) passes its round, which is published at once, and the
+ * flush then settles it.
  */
 export async function announceEvents(
   ctx: { events: { sequencer: EventSequencer; committed: CommitNotices } },
-  recorded?: EventRows,
-  round?: SequencedRound | null,
+  change: { recorded?: EventRows; seen?: WrittenForDelivery; round?: SequencedRound | null } = {},
 ): Promise<void> {
-  if (recorded) ctx.events.committed.tell(recorded.events);
-  if (round) await ctx.events.sequencer.publishOwn(round);
+  if (change.recorded) ctx.events.committed.tell(change.recorded.events, change.seen);
+  if (change.round) await ctx.events.sequencer.publishOwn(change.round);
   await ctx.events.sequencer.flush();
 }
 

@@ -10,7 +10,13 @@
 import DataLoader from 'dataloader';
 import type { AppContext } from '../../platform/context.js';
 import { encodeCursor, type CommittedEvent, type LoggedEvent } from '../event-log/event-log.js';
-import { buildChannelView, buildPayloads, type ChannelView } from './events-repository.js';
+import type { WrittenForDelivery } from '../event-log/event-log-services.js';
+import {
+  buildChannelView,
+  buildPayloads,
+  type ChannelView,
+  type ChannelViewNode,
+} from './events-repository.js';
 import type { ClientEvent, DeliveredEvent, EventMessage } from './notification-event.js';
 
 interface PayloadKey {
@@ -23,8 +29,10 @@ const loaders = new WeakMap<AppContext, DataLoader<PayloadKey, ClientEvent | nul
 /**
  * Channel views judged ahead, by event and messages (the same key buildBatch groups by), with the
  * uids they were judged for. A post's channel event is judged for this instance's listeners while
- * the sequencer numbers it (the two round trips overlap instead of following each other); buildBatch
- * takes the view when the event arrives, and judges anyone the view was not judged for on their own.
+ * the sequencer numbers it (the two round trips overlap instead of following each other), or, when
+ * its messages there all start a thread, taken from what the post read at its write (no round trip
+ * at all); buildBatch takes the view when the event arrives, and judges anyone the view was not
+ * judged for on their own.
  */
 interface AheadView {
   uids: ReadonlySet<string>;
@@ -53,19 +61,45 @@ export function judgeChannelEventsAhead(ctx: AppContext): void {
   if (aheadViews.has(ctx)) return;
   const ahead = new Map<string, AheadView>();
   aheadViews.set(ctx, ahead);
-  ctx.events.committed.observe((events) => {
+  const judgedHere = (channelId: string) => ctx.events.router.listenerCount(channelId) >= CHANNEL_VIEW_MIN;
+  ctx.events.committed.observe((events, seen) => {
     for (const event of events) {
-      if (!judgedForChannel(event)) continue;
-      const uids = ctx.events.router.listenersOf(event.channel_id);
-      if (uids.length < CHANNEL_VIEW_MIN) continue;
+      if (!judgedForChannel(event) || !judgedHere(event.channel_id)) continue;
       const key = channelKey(event);
-      const view = buildChannelView(ctx.db, event.channel_id, event.message_ids, uids).catch(
-        () => null, // judged again when the event arrives
-      );
-      ahead.set(key, { uids: new Set(uids), view });
+      ahead.set(key, viewAsWritten(event, seen) ?? judgeAhead(ctx, event));
       setTimeout(() => ahead.delete(key), AHEAD_TTL_MS).unref();
     }
-  });
+  }, judgedHere);
+}
+
+function judgeAhead(ctx: AppContext, event: CommittedEvent & { channel_id: string }): AheadView {
+  const uids = ctx.events.router.listenersOf(event.channel_id);
+  const view = buildChannelView(ctx.db, event.channel_id, event.message_ids, uids).catch(
+    () => null, // judged again when the event arrives
+  );
+  return { uids: new Set(uids), view };
+}
+
+/**
+ * The view of a channel event whose messages all start a thread, from what the post read at its
+ * write (its messages, and the channel's members): each is in the channel, so every member sees
+ * it, and there is no context to judge. Null when the write did not read the channel.
+ */
+function viewAsWritten(
+  event: CommittedEvent & { channel_id: string },
+  seen: WrittenForDelivery | undefined,
+): AheadView | null {
+  const members = seen?.channelMembers.get(event.channel_id);
+  if (!members) return null;
+  const nodes = new Map<string, ChannelViewNode>();
+  for (const id of event.message_ids) {
+    const message = seen!.messages.find((m) => m.id === id);
+    if (!message || message.parent_id !== null) return null;
+    const { content, author } = message;
+    nodes.set(id, { id, content, parent_id: null, author, shared: true, viewers: new Set() });
+  }
+  const view: ChannelView = { members: [...members], nodes, ancestors: new Map() };
+  return { uids: new Set(members), view: Promise.resolve(view) };
 }
 
 /** The view judged ahead for this event, once (the next batch of the same event judges afresh). */

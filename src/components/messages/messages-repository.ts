@@ -101,30 +101,40 @@ export class ParentVanished extends Error {}
  */
 export const POST_CHANNEL_MEMBERS_READ = MAX_NAMED_VIEWERS + 1;
 
+/** What writePost reads besides writing, and does at the end of its statement. */
+export interface WritePostOptions {
+  /** Members of the channels it writes into to read for the view cache, at most (none for 0). */
+  channelMembersLimit: number;
+  publicUrl: string;
+  /** Events it numbers itself (a lone post, event-sequencer.ts), at most; 0 leaves them to a round. */
+  roundLimit: number;
+  /** Channels whose every member to read, for the delivery of its events (CommitNotices). */
+  viewChannelIds: string[];
+}
+
 /** What writePost answers. */
 export interface WrittenPost {
-  /** The members of the channels it wrote into, at most the limit asked for (none for 0). */
+  /** The members of the channels it wrote into, at most `channelMembersLimit` (none for 0). */
   channelMemberUids: string[];
+  /** Every member of each of `viewChannelIds`, by channel. */
+  channelMembers: Map<string, string[]>;
   /** Its messages as their poster sees them, by id. */
   messages: Map<string, MessageOutput>;
-  /** The round it numbered itself (when asked to: `roundLimit` > 0), to publish after the commit. */
+  /** The round it numbered itself (when `roundLimit` > 0), to publish after the commit. */
   round: SequencedRound | null;
 }
 
 /**
  * Writes a post's messages, edges and events inside the caller's transaction, in one statement
  * (write-post.cypher, which also says in what order it takes locks), and reads them back for the
- * poster's answer in the same statement. With `roundLimit` > 0 (a lone post, event-sequencer.ts)
- * the statement also numbers up to that many pending events, its own included.
+ * poster's answer in the same statement, with what `options` asks for.
  */
 export async function writePost(
   tx: Tx,
   items: NewMessage[],
   edges: NewMessageEdges,
   events: EventRows,
-  channelMembersLimit: number,
-  publicUrl: string,
-  roundLimit: number,
+  { channelMembersLimit, publicUrl, roundLimit, viewChannelIds }: WritePostOptions,
 ): Promise<WrittenPost> {
   const authorUid = events.actor_uid;
   const userEdges = [
@@ -152,6 +162,7 @@ export async function writePost(
       message_ids: [...newIds],
       participation_slack_ms: neo4j.int(PARTICIPATION_SLACK_MS),
       channel_members_limit: neo4j.int(channelMembersLimit),
+      view_channel_ids: viewChannelIds,
       // The answer's read (hydrated-message.cypher's parameters): the poster, and the messages.
       viewer_uid: authorUid,
       ids: [...newIds],
@@ -163,6 +174,11 @@ export async function writePost(
     if ((row?.replies as number) !== edges.replies.length) throw new ParentVanished();
     return {
       channelMemberUids: (row?.channel_member_uids as string[] | undefined) ?? [],
+      channelMembers: new Map(
+        ((row?.channel_members as { channel_id: string; members: string[] }[] | undefined) ?? []).map(
+          (channel) => [channel.channel_id, channel.members],
+        ),
+      ),
       messages: messagesOfHydrateAnswer((row?.written as HydratedRow[]) ?? [], [...newIds], publicUrl),
       round: typeof row?.base === 'number' ? roundOf(row) : null,
     };

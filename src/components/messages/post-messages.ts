@@ -21,6 +21,7 @@ import {
 } from '../event-log/record-events.js';
 import type { EventRows } from '../event-log/event-log-repository.js';
 import type { SequencedRound } from '../event-log/event-log.js';
+import type { WrittenForDelivery } from '../event-log/event-log-services.js';
 import {
   ParentVanished,
   findMentioned,
@@ -88,16 +89,37 @@ export async function postMessages(
       continue;
     }
     // Committed: the answer waits until the events are numbered and sent (to sockets first).
-    await announceEvents(ctx, committed.recorded, committed.round);
+    await announceEvents(ctx, committed);
     return committed.results;
   }
 }
 
-/** A committed post: its answer, the events it recorded, and the round it numbered them in, if any. */
+/**
+ * A committed post: its answer, the events it recorded, the round it numbered them in if any, and
+ * what its write read for their delivery.
+ */
 interface Committed {
   results: MessageCreateResult[];
   recorded: EventRows | undefined;
   round: SequencedRound | null;
+  seen: WrittenForDelivery | undefined;
+}
+
+/**
+ * The channels whose members the write reads for delivery: those whose messages in this post all
+ * start a thread (so every member sees all of it, and nothing else is judged), when delivery here
+ * asks for them (CommitNotices.wantsMembers).
+ */
+function channelsToView(
+  ctx: AppContext,
+  items: NewMessage[],
+  inclusions: NewMessageEdges['inclusions'],
+): string[] {
+  const replies = new Set(items.filter((item) => item.parent_id !== null).map((item) => item.id));
+  const withReplies = new Set(inclusions.filter((i) => replies.has(i.message_id)).map((i) => i.channel_id));
+  return unique(inclusions.map((i) => i.channel_id)).filter(
+    (id) => !withReplies.has(id) && ctx.events.committed.wantsMembers(id),
+  );
 }
 
 type Checked = { index: number; input: ItemInput } | { index: number; error: ItemError };
@@ -136,9 +158,11 @@ async function attemptPost(
   // a retry of that transaction plans again from what it reads.
   let recorded: EventRows | undefined;
   let round: SequencedRound | null = null;
+  let seen: WrittenForDelivery | undefined;
   const results = await ctx.db.inWrite(async (tx) => {
     recorded = undefined;
     round = null;
+    seen = undefined;
     const refs = await resolvePostRefs(tx, caller.uid, wanted);
     const { items, edges, toNotify, mentioned, outcome } = planPost(checked, refs, caller.uid);
     let messages = new Map<string, MessageOutput>();
@@ -150,19 +174,17 @@ async function attemptPost(
       ]);
       // Only their kept answers end (view-cache.ts); a public message ends everybody's anyway.
       const named = !items.some((item) => item.public);
-      const written = await writePost(
-        tx,
-        items,
-        edges,
-        events,
-        named ? POST_CHANNEL_MEMBERS_READ : 0,
-        ctx.config.publicUrl,
+      const written = await writePost(tx, items, edges, events, {
+        channelMembersLimit: named ? POST_CHANNEL_MEMBERS_READ : 0,
+        publicUrl: ctx.config.publicUrl,
         // Asked at each attempt: a retry may no longer be alone.
-        ctx.events.sequencer.ownRoundLimit(),
-      );
+        roundLimit: ctx.events.sequencer.ownRoundLimit(),
+        viewChannelIds: channelsToView(ctx, items, edges.inclusions),
+      });
       messages = written.messages;
       recorded = events;
       round = written.round;
+      seen = { messages: [...written.messages.values()], channelMembers: written.channelMembers };
       if (named) {
         const viewers = postViewers(caller.uid, edges, written.channelMemberUids);
         if (viewers) tx.onlyVisibleTo(viewers);
@@ -186,7 +208,7 @@ async function attemptPost(
     if (pinged.length > 0) await recordEvents(tx, caller.uid, userEvents('ping', pinged, caller.uid));
     return answer;
   });
-  return { results, recorded, round };
+  return { results, recorded, round, seen };
 }
 
 /** What a post writes, decided from the references it resolved. */
