@@ -1,8 +1,8 @@
 // Writes one post in one statement (each statement is a round trip and a plan execution; a post
-// used to run five): its messages, their edges and its events, which a lone post also numbers. The CALLs run in order and take
-// locks in the order every writer shares: users (the caller sorts $user_edges by uid, so two posts
-// in opposite directions between the same users cannot deadlock), then the parent, then channels
-// and files. Answers the REPLY edges created (fewer than $replies means a parent vanished after the
+// used to run five): its messages, their edges and its events, which a lone post also numbers. The
+// CALLs run in order and take locks in the order every writer shares: users (the caller sorts
+// $user_edges by uid, so two posts in opposite directions between the same users cannot deadlock),
+// then the parent, then channels and files. Answers the REPLY edges created (fewer than $replies means a parent vanished after the
 // checks, and the caller rolls back), and the messages as their poster sees them.
 CALL () {
   UNWIND $items AS item
@@ -53,10 +53,10 @@ CALL () {
   SET m.root_id = parent.root_id
 }
 // The author's participation records (schema 020) are raised last: they are the last locks every
-// writer takes (but for the log's, below). A record within $participation_slack_ms of the post, and already addressed when the
-// post is, is left alone and so not locked (participation-slack.ts says why). Otherwise the SET
-// reads the record it writes, so Cypher locks it before reading, and two posts of one author in one
-// thread cannot lose the newer time.
+// writer takes (but for the log's, below). A record within $participation_slack_ms of the post, and
+// already addressed when the post is, is left alone and so not locked (participation-slack.ts says
+// why). Otherwise the SET reads the record it writes, so Cypher locks it before reading, and two
+// posts of one author in one thread cannot lose the newer time.
 CALL () {
   UNWIND $message_ids AS id
   MATCH (m:Message {id: id})
