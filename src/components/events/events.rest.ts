@@ -68,16 +68,21 @@ export function mountEventRoutes(routes: RouteTable, ctx: AppContext): void {
     description:
       'A WebSocket upgrade (RFC 6455); a plain GET answers 426. Credentials: `Authorization: Bearer <token>`, ' +
       '`?access_token=<token>`, `x-api-key`, or the `svc_session` cookie (cookies only from this origin); ' +
-      '`realtime.connect` is required. Server frames: first `{"type": "ready", "uid", "cursor"}` (the position ' +
+      '`realtime.connect` and `messages.read` are required (every frame carries message content, as ' +
+      '`GET /v1/notifications` does), at connect and for as long as the socket is open. Server frames: first `{"type": "ready", "uid", "cursor"}` (the position ' +
       'now), then `{"type": "notification", "cursor", "event"}` for each event (`NotificationEvent`, ' +
       '`MessageUpdatedEvent` or `MessageDeletedEvent`), in order; send `{"type": "ping"}` to get ' +
       '`{"type": "pong"}`; anything else gets `{"type": "error", "code", "detail"}`. Connect with ' +
       '`?since=<cursor>` (the last cursor you received) to first replay every event after it, with no gap and no ' +
       'repeat before live ones, also across server restarts. Refusals complete the upgrade, send an error frame ' +
-      'and close with 4401 (not authenticated, or the session ended: checked again at every heartbeat), 4403 (no ' +
-      'realtime.connect, or a cookie from another site), 4400 (bad since), 4429 (you already hold ' +
+      'and close with 4401 (not authenticated, or the credential ended), 4403 (`insufficient_scope`: no ' +
+      'realtime.connect or messages.read; `api_access_required`; `csrf_rejected`: a cookie from another site), ' +
+      '4400 (bad since), 4429 (you already hold ' +
       'SKEIN_WS_MAX_SOCKETS_PER_USER sockets, default 20, here); 4008 closes a slow consumer (reconnect with ' +
-      'since), 1013 a database outage, 1001 a shutdown. The server pings every SKEIN_WS_HEARTBEAT_SECONDS ' +
+      'since), 1013 a database outage, 1001 a shutdown. A logout, a session or key revocation, a password ' +
+      'change, a bot’s deactivation or deletion, a manager’s removal or an administrator’s change of scopes or ' +
+      'API access closes the sockets opened with the credential it ends or narrows at once (4401 or 4403), on ' +
+      'every instance, and no frame is sent on them after that change answered. The server pings every SKEIN_WS_HEARTBEAT_SECONDS ' +
       '(default 30) and cuts sockets that do not answer. GraphQL subscriptions (`notifications(since)`) run over ' +
       'graphql-ws at /graphql with the same rules.',
     auth: 'none',

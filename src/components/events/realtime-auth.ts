@@ -1,25 +1,20 @@
 // Who is on the other end of a socket. The credentials come from the upgrade request (the
 // Authorization header, the `access_token` query parameter, x-api-key, or the svc_session cookie)
 // or, for graphql-ws, from connection_init's payload; they are checked by the same authenticate()
-// as every REST request, and again at every heartbeat, so a revoked or expired session, a revoked
-// key or a withdrawn realtime.connect ends the socket.
+// as every REST request, and kept current while the socket is open (live-credential.ts).
 //
 // Cookies and cross-site WebSocket hijacking: a browser sends cookies on a WebSocket handshake from
 // any page, and no CORS check applies, so a cookie-only handshake is accepted only when its Origin
 // is this service (PUBLIC_URL, or the Host it was addressed to). Browsers always send Origin on a
 // handshake; a client without one is not a browser and cannot be tricked into using a cookie.
 import type { IncomingMessage } from 'node:http';
-import type { Caller, Credentials } from '../../platform/auth/caller.js';
-import { assertScope } from '../../platform/auth/scopes.js';
+import type { Credentials } from '../../platform/auth/caller.js';
 import type { Config } from '../../platform/config.js';
-import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { readCredentials } from '../../platform/http/credentials.js';
 import { SESSION_COOKIE } from '../../platform/http/session-cookies.js';
 import { databaseUnavailable } from '../../platform/neo4j/database-unavailable.js';
-import { gatheredReads, type CredentialReads } from '../identity/credential-reads.js';
-import { authenticate } from '../identity/sessions.js';
-import { CLOSE_CODES, SLOW_CONSUMER, realtimeSettings } from './realtime-settings.js';
+import { CLOSE_CODES, SLOW_CONSUMER } from './realtime-settings.js';
 
 /** Why a socket is refused or ended: a close code, the contract's error code, and a sentence. */
 export class SocketRefusal extends Error {
@@ -73,39 +68,6 @@ export function assertSameOriginCookie(req: IncomingMessage, credentials: Creden
       'A session cookie is accepted only from this service’s own pages; send the token instead.',
     );
   }
-}
-
-/** The caller behind the credentials, allowed to connect; a SocketRefusal otherwise. */
-export async function authenticateSocket(
-  ctx: AppContext,
-  credentials: Credentials,
-  reads?: CredentialReads,
-): Promise<Caller> {
-  const caller = await authenticate(ctx, credentials, reads);
-  if (!caller) {
-    throw new SocketRefusal(
-      CLOSE_CODES.unauthenticated,
-      'not_authenticated',
-      'Send a session token in the Authorization header or the access_token query parameter.',
-    );
-  }
-  assertScope(caller, 'realtime.connect');
-  return caller;
-}
-
-const RECHECK_WINDOW_MAX_MS = 250;
-
-/**
- * A heartbeat's re-check of a socket's credentials: the judgement of the connect, with the records
- * read together with other sockets' that fall due within a window (credential-reads.ts): a tenth
- * of the heartbeat, at most a quarter second, so that a revoked credential still ends within an
- * interval. Not longer: the re-checks of one window are decoded and judged in one stretch of the
- * event loop, and a post that lands behind it waits for it (with a one-second window and 10,000
- * sockets, a stretch of 100-130 ms every second; 2026-11-27).
- */
-export async function recheckSocket(ctx: AppContext, credentials: Credentials): Promise<void> {
-  const windowMs = Math.min(RECHECK_WINDOW_MAX_MS, realtimeSettings(ctx.config).heartbeatSeconds * 100);
-  await authenticateSocket(ctx, credentials, gatheredReads(ctx, windowMs));
 }
 
 export function slowConsumer(): SocketRefusal {

@@ -11,7 +11,6 @@
 // is built when it is handed out (event-payloads.ts); one that shows nothing moves the cursor on
 // silently.
 import type { Caller } from '../../platform/auth/caller.js';
-import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { encodeCursor, type LoggedEvent } from '../event-log/event-log.js';
@@ -26,6 +25,7 @@ import {
   type SharedJudgement,
 } from './event-payloads.js';
 import { listMemberships } from './events-repository.js';
+import { assertMayListen } from './live-credential.js';
 import type { DeliveredEvent } from './notification-event.js';
 
 /** Log rows read per query while replaying. */
@@ -69,7 +69,7 @@ export interface NotificationFeed extends AsyncIterable<DeliveredEvent> {
 const openFeeds = new WeakMap<AppContext, { byUser: Map<string, number>; byAddress: Map<string, number> }>();
 
 /**
- * Opens the caller's feed. Needs realtime.connect; refused with 429 when the user already holds
+ * Opens the caller's feed. Needs realtime.connect and messages.read; refused with 429 when the user already holds
  * SKEIN_WS_MAX_SOCKETS_PER_USER feeds here, or the address SKEIN_WS_MAX_SOCKETS_PER_ADDRESS. A
  * `since` beyond the head counts as the head (the cursor came from elsewhere; honouring it would
  * hide the next events).
@@ -79,7 +79,7 @@ export async function followNotifications(
   caller: Caller,
   options: FeedOptions,
 ): Promise<NotificationFeed> {
-  assertScope(caller, 'realtime.connect');
+  assertMayListen(caller);
   const counts = openFeeds.get(ctx) ?? {
     byUser: new Map<string, number>(),
     byAddress: new Map<string, number>(),

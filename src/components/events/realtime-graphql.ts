@@ -2,8 +2,10 @@
 // WebSocket half of /graphql, beside Apollo's HTTP half.
 //   - Credentials: connection_init's payload {authorization: "Bearer …"} or {access_token}, else the
 //     upgrade request's (Authorization header, ?access_token=, x-api-key, or the svc_session cookie
-//     from this service's own pages); realtime.connect required. Refusals close the socket with 4401
-//     or 4403 and the error code as reason, as graphql-ws clients expect.
+//     from this service's own pages); realtime.connect and messages.read required (every event
+//     carries message content). Refusals close the socket with 4401 or 4403 and the error code as
+//     reason, as graphql-ws clients expect. A credential that ends or loses a scope while the socket
+//     is open closes it at once, and no event leaves after the change answered (live-credential.ts).
 //   - Only subscription operations run here; queries and mutations go to POST /graphql, where rate
 //     limits, cookies and CSRF checks live. Documents pass the same limits as over HTTP (graphql-armor
 //     depth, cost, aliases, directives; graphql-js's token limit).
@@ -22,7 +24,6 @@ import {
 } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { Caller, Credentials } from '../../platform/auth/caller.js';
 import type { AppContext } from '../../platform/context.js';
 import type { GraphQLContext } from '../../platform/graphql/graphql-context.js';
 import { newAnswerBudget } from '../../platform/graphql/answer-budget.js';
@@ -31,10 +32,9 @@ import { GRAPHQL_LIMITS, createArmor } from '../../platform/graphql/graphql-serv
 import { maxListNesting } from '../../platform/graphql/list-nesting.js';
 import { clientAddress } from '../../platform/http/client-address.js';
 import type { SessionCookies } from '../../platform/http/session-cookies.js';
+import { LiveCredential } from './live-credential.js';
 import {
   assertSameOriginCookie,
-  authenticateSocket,
-  recheckSocket,
   connectionParamsCredentials,
   refusalFor,
   upgradeCredentials,
@@ -47,8 +47,8 @@ import { CLOSE_CODES, realtimeSettings } from './realtime-settings.js';
 const MAX_CLIENT_FRAME = 256 * 1024;
 
 type ConnectionExtra = {
-  caller?: Caller;
-  credentials?: Credentials;
+  /** Set once connection_init was accepted. */
+  live?: LiveCredential;
 };
 
 export interface GraphQLSocketServer {
@@ -59,7 +59,7 @@ export interface GraphQLSocketServer {
 export function createGraphQLSocketServer(ctx: AppContext, schema: GraphQLSchema): GraphQLSocketServer {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_FRAME });
   // What each socket authenticated with, for the heartbeat's re-check (unset until connection_init).
-  const credentialsOf = new WeakMap<WebSocket, Credentials>();
+  const liveOf = new WeakMap<WebSocket, LiveCredential>();
   // The same limits Apollo applies over HTTP, as validation rules.
   const rules = [
     ...specifiedRules,
@@ -88,9 +88,15 @@ export function createGraphQLSocketServer(ctx: AppContext, schema: GraphQLSchema
             upgradeCredentials(request, url),
           );
           assertSameOriginCookie(request, credentials, ctx.config);
-          connection.extra.caller = await authenticateSocket(ctx, credentials);
-          connection.extra.credentials = credentials;
-          credentialsOf.set(socket, credentials);
+          const live = await LiveCredential.open(ctx, credentials);
+          if (socket.readyState !== socket.OPEN) {
+            live.close();
+            return false;
+          }
+          connection.extra.live = live;
+          liveOf.set(socket, live);
+          socket.once('close', () => live.close());
+          live.onRefusal((refusal) => closeWith(socket, refusal));
           return true;
         } catch (error) {
           return refuse(socket, error);
@@ -116,8 +122,8 @@ export function createGraphQLSocketServer(ctx: AppContext, schema: GraphQLSchema
         }
         const contextValue: GraphQLContext = {
           app: ctx,
-          caller: connection.extra.caller ?? null,
-          credentials: connection.extra.credentials ?? {
+          caller: connection.extra.live?.caller ?? null,
+          credentials: connection.extra.live?.credentials ?? {
             bearer: undefined,
             apiKey: undefined,
             cookie: undefined,
@@ -135,10 +141,15 @@ export function createGraphQLSocketServer(ctx: AppContext, schema: GraphQLSchema
           contextValue,
         };
       },
-      onNext: (_connection, _id, _payload, _args, result) =>
-        result.errors
+      // graphql-ws sends right after this answers; a refused credential has closed the socket by
+      // then, and a closed socket is sent nothing.
+      onNext: async (connection, _id, _payload, _args, result) => {
+        const live = connection.extra.live;
+        if (live && !live.current) await live.mayDeliver();
+        return result.errors
           ? { ...result, errors: result.errors.map((error) => formatError(ctx, error)) }
-          : undefined,
+          : undefined;
+      },
       onError: (_connection, _id, _payload, errors) => errors.map((error) => formatError(ctx, error)),
     },
     wss,
@@ -150,8 +161,7 @@ export function createGraphQLSocketServer(ctx: AppContext, schema: GraphQLSchema
     startHeartbeat(socket, {
       intervalMs: realtimeSettings(ctx.config).heartbeatSeconds * 1000,
       recheck: async () => {
-        const credentials = credentialsOf.get(socket);
-        if (credentials) await recheckSocket(ctx, credentials);
+        await liveOf.get(socket)?.recheck();
       },
       end: (refusal) => closeWith(socket, refusal),
       log: ctx.log,

@@ -1,7 +1,8 @@
 // Heartbeats for every socket of both transports: the server pings; a socket that has not answered
 // the previous ping by the next one is cut (its peer is gone or stuck, and a stuck reader would
-// otherwise hold buffers forever). Each beat also re-checks the credentials, so a session that was
-// revoked or expired, or lost realtime.connect, ends within one interval. Each socket has its own
+// otherwise hold buffers forever). Each beat also re-checks the credentials, so a session or key
+// that expired ends within one interval (changes a write makes end it at once: live-credential.ts).
+// Each socket has its own
 // timer, started when it connects, so the re-checks of many sockets spread over the interval
 // instead of reaching the database together.
 import type { WebSocket } from 'ws';

@@ -11,15 +11,10 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { GraphQLSchema } from 'graphql';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { Caller, Credentials } from '../../platform/auth/caller.js';
 import type { AppContext } from '../../platform/context.js';
 import { clientAddress } from '../../platform/http/client-address.js';
-import {
-  assertSameOriginCookie,
-  authenticateSocket,
-  refusalFor,
-  upgradeCredentials,
-} from './realtime-auth.js';
+import { LiveCredential } from './live-credential.js';
+import { assertSameOriginCookie, refusalFor, upgradeCredentials } from './realtime-auth.js';
 import { createGraphQLSocketServer } from './realtime-graphql.js';
 import { CLOSE_CODES, realtimeSettings } from './realtime-settings.js';
 import { endNotificationSocket, parseSince, serveNotificationSocket } from './websocket-notifications.js';
@@ -36,8 +31,7 @@ export interface RealtimeServer {
   close(): Promise<void>;
 }
 
-type Admission =
-  { caller: Caller; credentials: Credentials; since: number | null; address: string } | { refusal: unknown };
+type Admission = { live: LiveCredential; since: number | null; address: string } | { refusal: unknown };
 
 export function attachRealtime(server: Server, ctx: AppContext, schema: GraphQLSchema): RealtimeServer {
   const notifications = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_FRAME });
@@ -50,7 +44,7 @@ export function attachRealtime(server: Server, ctx: AppContext, schema: GraphQLS
       const credentials = upgradeCredentials(req, url);
       assertSameOriginCookie(req, credentials, ctx.config);
       const address = clientAddress(req, ctx.config.trustProxy);
-      return { caller: await authenticateSocket(ctx, credentials), credentials, since, address };
+      return { live: await LiveCredential.open(ctx, credentials), since, address };
     } catch (error) {
       return { refusal: error };
     }
@@ -69,7 +63,10 @@ export function attachRealtime(server: Server, ctx: AppContext, schema: GraphQLS
     socket.on('error', onSocketError);
     void admit(req, url).then((admission) => {
       socket.off('error', onSocketError);
-      if (socket.destroyed) return;
+      if (socket.destroyed) {
+        if ('live' in admission) admission.live.close();
+        return;
+      }
       notifications.handleUpgrade(req, socket, head, (ws) => {
         if ('refusal' in admission) {
           const refusal = refusalFor(admission.refusal);
@@ -82,8 +79,7 @@ export function attachRealtime(server: Server, ctx: AppContext, schema: GraphQLS
         serveNotificationSocket(
           ws,
           ctx,
-          admission.caller,
-          admission.credentials,
+          admission.live,
           admission.since,
           admission.address,
           realtimeSettings(ctx.config),

@@ -6,16 +6,20 @@
 //            (code invalid_frame); the socket stays open.
 //   ending → an error frame {"type":"error","code","detail"}, then a close whose reason is that
 //            code: 4401 not_authenticated / invalid_session / invalid_api_key, 4403
-//            insufficient_scope / csrf_rejected, 4400 validation_error (bad since), 4429
+//            insufficient_scope (realtime.connect and messages.read are both needed, at connect and
+//            for as long as the socket is open) / api_access_required / csrf_rejected, 4400 validation_error (bad since), 4429
 //            rate_limited (too many sockets), 4008 slow_consumer, 1013 unavailable (database
 //            down), 1011 internal_error; on shutdown just a close 1001 server_shutdown.
+// A credential that ends or loses a scope while the socket is open (logout, revocation, password
+// change, deactivation, an administrator's change) closes it at once, and no frame leaves after the
+// change answered (live-credential.ts).
 // A client resumes after any close by reconnecting with since = the last cursor it received (or
 // the ready frame's cursor when it received none).
 import type { RawData, WebSocket } from 'ws';
-import type { Caller, Credentials } from '../../platform/auth/caller.js';
 import type { AppContext } from '../../platform/context.js';
 import { decodeCursor } from '../event-log/event-log.js';
-import { recheckSocket, refusalFor, slowConsumer, type SocketRefusal } from './realtime-auth.js';
+import type { LiveCredential } from './live-credential.js';
+import { refusalFor, slowConsumer, type SocketRefusal } from './realtime-auth.js';
 import type { ClientEvent } from './notification-event.js';
 import { followNotifications, type NotificationFeed } from './realtime-feed.js';
 import { startHeartbeat } from './realtime-heartbeat.js';
@@ -39,8 +43,7 @@ export function endNotificationSocket(ws: WebSocket, refusal: SocketRefusal): vo
 export function serveNotificationSocket(
   ws: WebSocket,
   ctx: AppContext,
-  caller: Caller,
-  credentials: Credentials,
+  live: LiveCredential,
   since: number | null,
   address: string,
   settings: RealtimeSettings,
@@ -50,12 +53,15 @@ export function serveNotificationSocket(
   let lastWrite: Promise<void> = Promise.resolve();
   const softLimit = settings.maxBufferedBytes / 4;
 
+  const { caller } = live;
   const end = (refusal: SocketRefusal) => {
     if (ended) return;
     ended = true;
     feed?.close();
+    live.close();
     endNotificationSocket(ws, refusal);
   };
+  live.onRefusal(end);
 
   const send = (frame: ServerFrame): void => sendText(JSON.stringify(frame));
   const sendText = (text: string): void => {
@@ -69,6 +75,8 @@ export function serveNotificationSocket(
     for (;;) {
       const delivered = await opened.next();
       if (delivered === null || ended) return;
+      // After a change to some credential, nothing leaves until this one is judged again.
+      if (!live.current && !(await live.mayDeliver())) return;
       sendText(notificationText(delivered.cursor, delivered.event));
       // Backpressure: take no more from the feed until the socket has flushed most of what it holds.
       // Meanwhile live notifications wait in the feed, which calls a client that falls too far
@@ -97,10 +105,11 @@ export function serveNotificationSocket(
   ws.once('close', () => {
     ended = true;
     feed?.close();
+    live.close();
   });
   startHeartbeat(ws, {
     intervalMs: settings.heartbeatSeconds * 1000,
-    recheck: () => recheckSocket(ctx, credentials),
+    recheck: () => live.recheck(),
     end,
     log: ctx.log,
   });
@@ -116,7 +125,8 @@ export function serveNotificationSocket(
       readyToAnswer();
       // A channel event's frames are written feed by feed as soon as it is judged (realtime-feed.ts).
       opened.pushTo((delivered) => {
-        if (ended || ws.bufferedAmount > softLimit) return false;
+        // Not current: next() hands it out, and the pump waits for the judgement.
+        if (ended || !live.current || ws.bufferedAmount > softLimit) return false;
         sendText(notificationText(delivered.cursor, delivered.event));
         return true;
       });

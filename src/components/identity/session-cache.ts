@@ -50,7 +50,8 @@ interface Entry {
 
 export class SessionCache {
   private readonly entries = new Map<string, Entry>();
-  private generation = 0;
+  private emptied = 0;
+  private readonly invalidationListeners: (() => void)[] = [];
   /**
    * Drops the records that can no longer answer. Without it they stayed until an auth write emptied
    * the cache: 10,000 sockets' handshakes left 10,000 records (about 0.7 KiB each) on the heap.
@@ -100,9 +101,9 @@ export class SessionCache {
     sessionId: string,
     load: () => Promise<FoundSession | null>,
   ): Promise<FoundSession | null> {
-    const generation = this.generation;
+    const generation = this.emptied;
     const found = await load();
-    if (generation === this.generation) {
+    if (generation === this.emptied) {
       // Unknown ids are not kept: nobody could fill the cache with made-up tokens. A record read
       // again and gone (its session ended) goes.
       if (!found) this.entries.delete(sessionId);
@@ -121,8 +122,25 @@ export class SessionCache {
   }
 
   private clearLocal(): void {
-    this.generation++;
+    this.emptied++;
     this.entries.clear();
+    for (const listener of this.invalidationListeners) listener();
+  }
+
+  /**
+   * How many times this instance's cache was emptied: a credential judged when it was `g` may have
+   * changed since if it is no longer `g` (open sockets re-check theirs, live-credential.ts).
+   */
+  get generation(): number {
+    return this.emptied;
+  }
+
+  /**
+   * Calls `listener` each time the cache is emptied here: after a local write that may change a
+   * credential (before that write answers) and when another instance's news arrives through Redis.
+   */
+  onInvalidate(listener: () => void): void {
+    this.invalidationListeners.push(listener);
   }
 
   private dropExpired(): void {
