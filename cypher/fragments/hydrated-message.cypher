@@ -8,10 +8,11 @@
 // a 1,000-member channel); and $ids, the messages hydrated together.
 // A neighbour (parent, root, reply child, stitch either way) that is itself in $ids is not judged
 // here: it is visible exactly when it comes back as a row of its own, which the caller checks
-// (message-output.ts). Every other neighbour is judged by the visibility rule. A BCC recipient is
-// listed only to the author, its adder and itself. Times are epoch milliseconds: the driver's
-// DateTime decoding cost more than the query. Reactions come counted per reaction (one aggregation
-// over the message's REACTED edges, each judged by the reaction-shown rule), never one row per reactor.
+// (message-output.ts). Every other neighbour is judged by the visibility rule. Each recipient is
+// listed with the entry the viewer is shown, if any (the BCC rule, receiver-entry.cypher). Times
+// are epoch milliseconds: the driver's DateTime decoding cost more than the query. Reactions come
+// counted per reaction (one aggregation over the message's REACTED edges, each judged by the
+// reaction-shown rule), never one row per reactor.
 WITH __m, author, viewer_channel_ids,
      COLLECT { MATCH (__reactor:User)-[__reacted:REACTED]->(__m) WHERE {{reaction_shown(__reacted)}}
           WITH __reacted.reaction AS reaction, count(*) AS reactors, min(__reacted.at) AS first_at,
@@ -23,10 +24,13 @@ WITH {
     author: author {.uid, .user_tag},
     parent_id: COLLECT { MATCH (__parent:Message {id: __m.parent_id}) WHERE __parent.id IN $ids OR {{can_see(__parent)}} RETURN __parent.id }[0],
     root_id: COLLECT { MATCH (__root:Message {id: __m.root_id}) WHERE __root.id IN $ids OR {{can_see(__root)}} RETURN __root.id }[0],
-    recipients: [(__m)-[__r:RECEIVED_BY]->(__u:User)
-                 WHERE __r.public OR __m.author_uid = $viewer_uid OR __r.added_by = $viewer_uid OR __u.uid = $viewer_uid
-                 | {uid: __u.uid, user_tag: __u.user_tag, public: __r.public, added_by: __r.added_by,
-                    read_ms: __r.read_at.epochMillis, added_ms: __r.added_at.epochMillis}],
+    recipients: [__listed IN [(__m)-[__r:RECEIVED_BY]->(__u:User)
+                              | {uid: __u.uid, user_tag: __u.user_tag, read_ms: __r.read_at.epochMillis,
+                                 entry: {{receiver_entry(__r)}}}]
+                 WHERE __listed.entry IS NOT NULL
+                 | {uid: __listed.uid, user_tag: __listed.user_tag, public: __listed.entry.public,
+                    added_by: __listed.entry.added_by, read_ms: __listed.read_ms,
+                    added_ms: __listed.entry.added_at.epochMillis}],
     replies: [(__m)-[:REPLY]->(__child:Message) WHERE __child.id IN $ids OR {{can_see(__child)}}
               | [__child.id, __child.created_at.epochMillis]],
     stitch_parents: [(__from:Message)-[:STITCH]->(__m) WHERE __from.id IN $ids OR {{can_see(__from)}}

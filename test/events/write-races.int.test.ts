@@ -187,10 +187,10 @@ describe('parallel identical recipient adds', () => {
     expect(hiddenAnswer.added.map((a) => a.uid)).toEqual([hidden.uid]);
     expect(otherAnswer.added.map((a) => a.uid)).toEqual([other.uid]);
     expect(hiddenAnswer.unchanged).toEqual([]);
-    // The hidden recipient's edge kept its BCC flag: the CC recipient still does not see it.
+    // The CC recipient's entry was laid over the hidden one (decision 022): it reads back both alike.
     const seen = await api.request<{ recipients: { uid: string }[] }>('GET', `/v1/messages/${message.id}`, {
       token: cc.token,
     });
-    expect(seen.body.recipients.map((r) => r.uid)).not.toContain(hidden.uid);
+    expect(seen.body.recipients.map((r) => r.uid)).toEqual(expect.arrayContaining([hidden.uid, other.uid]));
   });
 });

@@ -11,6 +11,8 @@ export type Viewer = number | null;
 export interface ModelReceiver {
   public: boolean;
   addedBy: number;
+  /** Adders of the BCC entries this one was laid over, oldest first (decision 022). */
+  covered?: number[];
 }
 
 export interface ModelMessage {
@@ -145,7 +147,14 @@ export class VisibilityModel {
 
   /** A BCC entry is listed only to the author, its adder and that recipient. */
   recipientListedTo(viewer: Viewer, m: ModelMessage, user: number, r: ModelReceiver): boolean {
-    return r.public || (viewer !== null && (viewer === m.author || viewer === r.addedBy || viewer === user));
+    return this.entryShownTo(viewer, m, user, r) !== null;
+  }
+
+  /** The entry on top, else a covered BCC entry to its own adder only (decision 022). */
+  entryShownTo(viewer: Viewer, m: ModelMessage, user: number, r: ModelReceiver): ModelReceiver | null {
+    if (r.public || (viewer !== null && (viewer === m.author || viewer === r.addedBy || viewer === user)))
+      return r;
+    return viewer !== null && r.covered?.includes(viewer) ? { public: false, addedBy: viewer } : null;
   }
 
   expectedOutput(viewer: Viewer, id: string): ExpectedOutput {
@@ -168,9 +177,10 @@ export class VisibilityModel {
           : [...m.channels]
               .filter((c) => this.channels[c]!.members.has(viewer))
               .map((c) => this.channels[c]!.id),
-      recipients: [...m.receivers]
-        .filter(([user, r]) => this.recipientListedTo(viewer, m, user, r))
-        .map(([user, r]) => `${this.uid(user)}|${r.public}|${this.uid(r.addedBy)}`),
+      recipients: [...m.receivers].flatMap(([user, top]) => {
+        const r = this.entryShownTo(viewer, m, user, top);
+        return r ? [`${this.uid(user)}|${r.public}|${this.uid(r.addedBy)}`] : [];
+      }),
       reply_order: m.replyOrder === null ? null : m.replyOrder.filter((c) => children.has(c)),
       default_outgoing:
         m.defaultOutgoing !== null && children.has(m.defaultOutgoing) ? m.defaultOutgoing : null,
@@ -324,10 +334,13 @@ export class VisibilityModel {
     }
   }
 
+  /** Whether the adder's entry went on: new, or laid over an edge the adder is shown no entry of. */
   addReceiver(id: string, user: number, isPublic: boolean, addedBy: number): boolean {
     const m = this.message(id);
-    if (m.receivers.has(user)) return false;
-    m.receivers.set(user, { public: isPublic, addedBy });
+    const existing = m.receivers.get(user);
+    if (existing && this.recipientListedTo(addedBy, m, user, existing)) return false;
+    const covered = existing ? [...(existing.covered ?? []), existing.addedBy] : undefined;
+    m.receivers.set(user, { public: isPublic, addedBy, ...(covered ? { covered } : {}) });
     return true;
   }
 

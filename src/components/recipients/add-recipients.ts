@@ -1,12 +1,14 @@
 // POST /v1/recipients/add: anyone who can see a message may add recipients (CC or BCC) to it, and
 // with the deprecated propagation to its visible ancestors or its whole visible thread. Idempotent:
-// an existing edge keeps its first adder and its CC/BCC flag, and identical adds racing each other
-// create one edge and answer `added` once (the messages are locked first). An existing BCC edge the
-// caller may not see is answered `added` too, exactly as a new one: `unchanged` would reveal it.
-// Everything is checked and written in one transaction, so an unknown user or an invisible message
-// writes nothing. Each newly added recipient gets one `added` event batching every message newly
-// shared with it (unless notify is false); a new CC recipient is also `message.updated` news for
-// those who see the message, a new BCC one only for its author.
+// an entry the caller is shown keeps its first adder and its CC/BCC flag, and identical adds racing
+// each other answer `added` once (the messages are locked first). A recipient the caller is shown no
+// entry of, because it holds someone else's BCC entry, is added exactly as one that held none
+// (decision 022): the caller's entry is laid over the hidden one, so the answer, the read-back, a
+// later remove and the events are the same whether it was there or not. Everything is checked and
+// written in one transaction, so an unknown user or an invisible message writes nothing. Each
+// added recipient gets one `added` event batching every message newly shared with it (unless
+// notify is false); a new CC entry is also `message.updated` news for those who see the message, a
+// new BCC one only for its author.
 import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
@@ -74,17 +76,18 @@ export async function addRecipients(
 
     const added: RecipientChange[] = [];
     const unchanged: RecipientChange[] = [];
-    for (const { message_id, uid, added: isNew, shown } of results)
-      (isNew || !shown ? added : unchanged).push({ message_id, uid });
+    for (const { message_id, uid, added: isNew } of results)
+      (isNew ? added : unchanged).push({ message_id, uid });
     const order = (change: RecipientChange) => affected.indexOf(change.message_id);
     added.sort((a, b) => order(a) - order(b));
     unchanged.sort((a, b) => order(a) - order(b));
 
-    // The first mention of a user decides whether it is told; the adder is never told.
-    const created = results.filter((r) => r.added);
-    const told = created.filter((change) => wanted.get(change.uid)?.notify !== false);
+    // The first mention of a user decides whether it is told; the adder is never told. An entry
+    // laid over a hidden one is told like a new edge: the caller could not tell them apart.
+    const entries = results.filter((r) => r.added);
+    const told = entries.filter((change) => wanted.get(change.uid)?.notify !== false);
     await recordEvents(tx, caller.uid, userEvents('added', told, caller.uid));
-    await recordRecipientChange(tx, caller.uid, created);
+    await recordRecipientChange(tx, caller.uid, entries);
     return { message_ids: affected, added, unchanged };
   });
   await announceEvents(ctx);
@@ -93,9 +96,10 @@ export async function addRecipients(
 
 /**
  * message.updated for a change of recipients, told only to those who may see the change: everyone
- * who sees the message for a CC recipient, only the author for a BCC one (telling the others that
+ * who sees the message for a CC entry, only the author for a BCC one (telling the others that
  * "recipients changed" while showing them nothing new would reveal it). Those whose own edge
- * changed are not told by it (they get `added`, or can no longer see the message).
+ * changed are not told by it (they get `added`, or can no longer see the message, or, when a
+ * removed entry uncovers a hidden one, are told nothing, as if they could not).
  */
 export async function recordRecipientChange(
   tx: Tx,

@@ -31,12 +31,16 @@ export interface ReceiverEdge {
   uid: string;
 }
 
-/** MERGEs the edges (first add wins); answers every pair with whether this call created it. */
+/**
+ * Adds the adder's entry on each pair: a new edge, or one laid over an edge the adder is shown no
+ * entry of (decision 022); an edge whose entry the adder is shown stays as it is (first add wins).
+ * Answers every pair with whether this call added an entry, and that entry's CC/BCC flag.
+ */
 export async function mergeReceivers(
   tx: Tx,
   adderUid: string,
   pairs: (ReceiverEdge & { public: boolean })[],
-): Promise<(ReceiverEdge & { added: boolean; shown: boolean; public: boolean })[]> {
+): Promise<(ReceiverEdge & { added: boolean; public: boolean })[]> {
   if (pairs.length === 0) return [];
   const messageIds = [...new Set(pairs.map((p) => p.message_id))].sort();
   await tx.run('recipients/lock-messages', { message_ids: messageIds });
@@ -45,7 +49,7 @@ export async function mergeReceivers(
     pairs,
     now: new Date().toISOString(),
   });
-  return rows as unknown as (ReceiverEdge & { added: boolean; shown: boolean; public: boolean })[];
+  return rows as unknown as (ReceiverEdge & { added: boolean; public: boolean })[];
 }
 
 export interface Authorship {
@@ -77,9 +81,16 @@ export async function findRemovalTargets(
   };
 }
 
-/** Deletes the edges; answers those that existed. */
-export async function deleteReceivers(tx: Tx, pairs: ReceiverEdge[]): Promise<ReceiverEdge[]> {
+/**
+ * Takes the remover's entry off each edge, or with `altogether` the whole edge (decision 022);
+ * answers the pairs where something went (an edge or entry removed concurrently is not there).
+ */
+export async function deleteReceivers(
+  tx: Tx,
+  removerUid: string,
+  pairs: (ReceiverEdge & { altogether: boolean })[],
+): Promise<ReceiverEdge[]> {
   if (pairs.length === 0) return [];
-  const rows = await tx.run('recipients/delete-receivers', { pairs });
+  const rows = await tx.run('recipients/delete-receivers', { viewer_uid: removerUid, pairs });
   return rows as unknown as ReceiverEdge[];
 }

@@ -26,10 +26,14 @@ export function mountRecipientRoutes(routes: RouteTable, ctx: AppContext): void 
       'also their reply ancestors, walking up while each parent is visible to you and stopping at the first one ' +
       'that is not; TREE every message of their threads that you can see. Anyone who can see a message may add ' +
       'recipients to it. A recipient object with `public: false` is a BCC: listed only to the author, to you (the ' +
-      'adder) and to that recipient. Idempotent: an edge that already exists is reported under `unchanged` and ' +
-      'keeps its first `added_by` and its CC/BCC flag (so adding someone who is already a hidden BCC recipient ' +
-      'answers `unchanged`). All or nothing: an invisible message or an unknown user writes nothing. ' +
-      '`notify: false` suppresses the "added" notification. Needs `messages.write`.',
+      'adder) and to that recipient. Idempotent: a recipient whose entry you are shown is reported under ' +
+      '`unchanged` and keeps its first `added_by` and its CC/BCC flag. A recipient you are shown no entry of is ' +
+      'added, whether or not it already held a BCC entry someone else added: your entry is laid over the hidden ' +
+      'one and is the one listed from then on, under the same CC/BCC rule (your `added_by` and flag, `read_at` ' +
+      'null, notified unless `notify: false`), and removing it later uncovers the hidden entry again. So no answer, ' +
+      'read-back or later removal tells you whether someone was a hidden BCC recipient. All or nothing: an ' +
+      'invisible message or an unknown user writes nothing. `notify: false` suppresses the "added" ' +
+      'notification. Needs `messages.write`.',
     auth: 'required',
     accountLimit: (limits) => limits.recipientAddsByAccount,
     missingIsBadRequest: true,
@@ -52,10 +56,13 @@ export function mountRecipientRoutes(routes: RouteTable, ctx: AppContext): void 
     description:
       'Takes `recipient_uid` off each named message (`message_id` and/or `message_ids`, at most 100); with ' +
       '`propagate_to_descendants` also off every reply descendant (walking down only through messages you can ' +
-      "see). On each message the author (or the author's manager), whoever added that recipient, or the " +
-      'recipient itself may remove the edge. On a named message anyone else gets 403 and nothing is removed; on a ' +
-      'descendant such an edge is left in place and listed under `unchanged`. A message where the recipient ' +
-      "has no edge you can see (none, or someone else's BCC entry) is listed under `unchanged`. Needs `messages.write`.",
+      "see). On each message the author (or the author's manager) and the recipient itself take the recipient " +
+      'off altogether; whoever added the entry you are shown may take off that entry, which uncovers any BCC ' +
+      'entry it had been laid over (the recipient keeps that access; you are shown nothing of it). On a named ' +
+      'message anyone else gets 403 and nothing is removed; on a descendant such an entry is left in place and ' +
+      'listed under `unchanged`. A message where you are shown no entry of the recipient (none, or someone ' +
+      "else's BCC entry) is listed under `unchanged` and left as it is, exactly as if the recipient had none. " +
+      'Needs `messages.write`.',
     auth: 'required',
     missingIsBadRequest: true,
     body: RemoveRecipientsBody,

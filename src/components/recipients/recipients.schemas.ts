@@ -70,9 +70,11 @@ export type RecipientChange = z.infer<typeof RecipientChange>;
 export const AddRecipientsResponse = z
   .object({
     message_ids: z.array(z.string()).openapi({ description: 'Every message the request touched.' }),
-    added: z.array(RecipientChange).openapi({ description: 'Receiver edges this request created.' }),
+    added: z.array(RecipientChange).openapi({
+      description: 'Entries this request added: new ones, and ones laid over a BCC entry you are not shown.',
+    }),
     unchanged: z.array(RecipientChange).openapi({
-      description: 'Edges that already existed; they keep their first `added_by` and CC/BCC flag.',
+      description: 'Entries you are already shown; they keep their first `added_by` and CC/BCC flag.',
     }),
   })
   .openapi('AddRecipientsResponse');
@@ -81,10 +83,14 @@ export type AddRecipientsResponse = z.infer<typeof AddRecipientsResponse>;
 export const RemoveRecipientsResponse = z
   .object({
     message_ids: z.array(z.string()).openapi({ description: 'Every message the request looked at.' }),
-    removed: z.array(RecipientChange),
+    removed: z.array(RecipientChange).openapi({
+      description:
+        "Entries taken off: the recipient altogether when you are the message's author (or the author's " +
+        'manager) or the recipient, else your own entry (which uncovers a hidden BCC entry under it, if any).',
+    }),
     unchanged: z.array(RecipientChange).openapi({
       description:
-        'Messages where the recipient had no edge you can see, and descendant edges you may not remove.',
+        'Messages where you are shown no entry of the recipient (left as they are), and descendant entries you may not remove.',
     }),
   })
   .openapi('RemoveRecipientsResponse');

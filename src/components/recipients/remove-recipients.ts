@@ -7,8 +7,13 @@
 //   removed); on descendants (propagate_to_descendants) such edges are skipped and listed as unchanged,
 //   so one can clear a branch of everything one is entitled to clear.
 // - The walk down passes only through messages the caller can see, like every walk.
-// - An edge the caller is not shown (someone else's BCC entry) counts as absent: "unchanged" on a
-//   named message, left out on descendants, so removing never reveals a hidden recipient.
+// - An edge the caller is shown no entry of (someone else's BCC entry) counts as absent: "unchanged"
+//   on a named message, left out on descendants, and left in place, so removing never reveals a
+//   hidden recipient nor cuts it off.
+// - What goes is the entry the caller is shown (decision 022). The recipient itself, the author and
+//   the author's manager take the recipient off altogether; an adder takes off its own entry only,
+//   which uncovers a hidden BCC entry it had been laid over: the recipient keeps the access its
+//   author or another adder gave it, and the caller sees the same as if there had been none.
 import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
@@ -55,10 +60,12 @@ export async function removeRecipients(
       ).map((m) => [m.id, m]),
     );
     const entryOf = (id: string) => shown.get(id)?.recipients.find((r) => r.uid === uid);
+    // The recipient itself, the author and the author's manager take the recipient off altogether;
+    // whoever added the entry the caller is shown may take off that entry.
+    const altogether = (id: string) =>
+      caller.uid === uid || mayRemoveAsAuthor(targets.authorship.get(id), caller);
     const mayRemove = (id: string, entry: MessageOutput['recipients'][number]) =>
-      caller.uid === uid ||
-      entry.added_by === caller.uid ||
-      mayRemoveAsAuthor(targets.authorship.get(id), caller);
+      altogether(id) || entry.added_by === caller.uid;
 
     const listed: string[] = [];
     const toRemove: RecipientChange[] = [];
@@ -81,7 +88,11 @@ export async function removeRecipients(
       (mayRemove(id, entry) ? toRemove : unchanged).push({ message_id: id, uid });
     }
 
-    const removed = await deleteReceivers(tx, toRemove);
+    const removed = await deleteReceivers(
+      tx,
+      caller.uid,
+      toRemove.map((change) => ({ ...change, altogether: altogether(change.message_id) })),
+    );
     const gone = new Set(removed.map((r) => r.message_id));
     // An edge removed by a concurrent request in between is simply no longer there.
     for (const change of toRemove) if (!gone.has(change.message_id)) unchanged.push(change);
