@@ -17,14 +17,14 @@ RETURN s {.id, .secret_hash, .permissions, .requested, .device_id, .acting_manag
          WHEN s.acting_manager_uid IS NOT NULL THEN 'delegation'
          WHEN k IS NOT NULL THEN 'api_key'
        END) AS method,
-       k {.key_id, .scopes_cap, expires_at: k.expires_at.epochMillis, revoked_at: k.revoked_at.epochMillis} AS key,
+       k {.key_id, .scopes_cap, expires_at: k.expires_at.epochMillis, revoked_at: {{lineage_revoked_at(k)}}.epochMillis} AS key,
        manager IS NOT NULL AS manager_link,
        manager {.scopes, .has_api_access} AS manager,
        CASE WHEN parent IS NULL THEN null ELSE parent {
          kind: CASE WHEN parent:Session THEN 'session' ELSE 'key' END,
          .permissions, .scopes_cap, expires_at: parent.expires_at.epochMillis,
-         revoked_at: parent.revoked_at.epochMillis,
+         revoked_at: {{lineage_revoked_at(parent)}}.epochMillis,
          key: parentKey {.key_id, .scopes_cap, expires_at: parentKey.expires_at.epochMillis,
-                         revoked_at: parentKey.revoked_at.epochMillis}
+                         revoked_at: {{lineage_revoked_at(parentKey)}}.epochMillis}
        } END AS parent
 ORDER BY s.created_at DESC, s.id

@@ -86,6 +86,9 @@ const ATTEMPTS: Attempt[] = [
   { route: 'GET /v1/managed/users/{uid}/managers', expect: [403, 404] },
   { route: 'POST /v1/managed/users/{uid}/managers', body: { uid: '{stranger}' }, expect: [403, 404] },
   { route: 'DELETE /v1/managed/users/{uid}/managers/{manager_uid}', expect: [403, 404] },
+  // Nobody invited the stranger: it cannot make itself a manager, nor end someone else's invitation.
+  { route: 'POST /v1/managed/invitations/{uid}/accept', expect: [404] },
+  { route: 'POST /v1/managed/invitations/{uid}/decline', expect: [404] },
 ];
 
 /**
@@ -163,7 +166,7 @@ describe('object-level authorization', () => {
       // owner for the admin route.
       const uid = template.includes('channels')
         ? ids.other!
-        : template.includes('/managed/users/')
+        : template.includes('/managed/')
           ? ids.subject_uid!
           : ids.owner!;
       const body =

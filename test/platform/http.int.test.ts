@@ -67,6 +67,9 @@ const ROUTES = [
   'GET /v1/managed/users/{uid}/managers',
   'POST /v1/managed/users/{uid}/managers',
   'DELETE /v1/managed/users/{uid}/managers/{manager_uid}',
+  'GET /v1/managed/invitations',
+  'POST /v1/managed/invitations/{uid}/accept',
+  'POST /v1/managed/invitations/{uid}/decline',
   // admin/admin.rest.ts
   'PATCH /v1/admin/users/{uid}',
   // messages/messages.rest.ts

@@ -1,8 +1,9 @@
 // A managed user's (a bot's) life after creation, through the HTTP API and GraphQL against the real
 // Neo4j: a manager edits it (PATCH /v1/managed/users/{uid}), deactivates and reactivates it, deletes
-// it, and lists, adds and removes managers. Only a current manager may; credentials of a deactivated
-// or deleted bot fail with 401 at once, and a removed manager's delegated session ends at once.
-// docs/decisions/015-bot-lifecycle.md.
+// it, and lists, adds (invites, who then accept: test/users/co-manager-consent.int.test.ts) and
+// removes managers. Only a current manager may; credentials of a deactivated or deleted bot fail with
+// 401 at once, and a removed manager's delegated session ends at once.
+// docs/decisions/015-bot-lifecycle.md, 023-co-manager-consent.md.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   createKey,
@@ -47,6 +48,7 @@ interface User {
 
 interface Managers {
   managers: { uid: string; user_tag: string; display_name: string | null; since: string }[];
+  invitations: { uid: string; invited_by: { uid: string; user_tag: string }; invited_at: string }[];
 }
 
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -96,6 +98,24 @@ function keyStatus(key: string): Promise<number> {
 
 function managersOf(token: string, uid: string) {
   return api.request<Managers>('GET', `/v1/managed/users/${uid}/managers`, { token });
+}
+
+/** `manager` invites `invitee` to manage the bot, and the invitee accepts (docs/decisions/023). */
+async function addAcceptedManager(
+  manager: TestUser,
+  bot: Bot,
+  invitee: { uid: string; tag: string; token: string },
+) {
+  const invited = await api.request<Managers>('POST', `/v1/managed/users/${bot.uid}/managers`, {
+    token: manager.token,
+    body: { uid: invitee.uid },
+  });
+  expect(invited.status).toBe(200);
+  const accepted = await api.request<Managers>('POST', `/v1/managed/invitations/${bot.uid}/accept`, {
+    token: invitee.token,
+  });
+  expect(accepted.status).toBe(200);
+  return accepted;
 }
 
 describe('PATCH /v1/managed/users/{uid}', () => {
@@ -455,18 +475,26 @@ describe('GET, POST /v1/managed/users/{uid}/managers and DELETE /v1/managed/user
           since: expect.stringMatching(TIMESTAMP),
         },
       ],
+      invitations: [],
     });
   });
 
-  it('when a manager adds a regular user by tag, then both are listed and the new manager can delegate', async () => {
+  it('when a manager invites a regular user by tag and it accepts, then both are listed and the new manager can delegate', async () => {
     const { manager, bot } = await managerWithBot();
     const colleague = await registerWriter(api);
-    const res = await api.request<Managers>('POST', `/v1/managed/users/${bot.uid}/managers`, {
+    const invited = await api.request<Managers>('POST', `/v1/managed/users/${bot.uid}/managers`, {
       token: manager.token,
       body: { user_tag: `@${colleague.tag}` },
     });
+    expect(invited.status).toBe(200);
+    expect(invited.body.managers.map((m) => m.uid)).toEqual([manager.uid]);
+    expect(invited.body.invitations.map((i) => i.uid)).toEqual([colleague.uid]);
+    const res = await api.request<Managers>('POST', `/v1/managed/invitations/${bot.uid}/accept`, {
+      token: colleague.token,
+    });
     expect(res.status).toBe(200);
     expect(res.body.managers.map((m) => m.uid)).toEqual([manager.uid, colleague.uid]);
+    expect(res.body.invitations).toEqual([]);
     expect(await sessionStatus(await delegate(colleague, bot))).toBe(200);
     const theirs = await api.request<{ users: User[] }>('GET', '/v1/managed/users', {
       token: colleague.token,
@@ -497,15 +525,13 @@ describe('GET, POST /v1/managed/users/{uid}/managers and DELETE /v1/managed/user
     expect((await add({})).status).toBe(422);
     expect((await add({ uid: 'NOT-HEX' })).status).toBe(422);
     expect((await managersOf(manager.token, bot.uid)).body.managers.map((m) => m.uid)).toEqual([manager.uid]);
+    expect((await managersOf(manager.token, bot.uid)).body.invitations).toEqual([]);
   });
 
   it('when a manager is removed, then the delegated session it held for the bot fails with 401 at once, and the other manager’s does not', async () => {
     const { manager, bot } = await managerWithBot();
     const colleague = await registerWriter(api);
-    await api.request('POST', `/v1/managed/users/${bot.uid}/managers`, {
-      token: manager.token,
-      body: { uid: colleague.uid },
-    });
+    await addAcceptedManager(manager, bot, colleague);
     const theirs = await delegate(colleague, bot);
     const mine = await delegate(manager, bot);
     expect(await sessionStatus(theirs)).toBe(200);
@@ -538,13 +564,10 @@ describe('GET, POST /v1/managed/users/{uid}/managers and DELETE /v1/managed/user
     expect((await managersOf(manager.token, bot.uid)).body.managers.map((m) => m.uid)).toEqual([manager.uid]);
   });
 
-  it('when a manager hands the bot over (adds the new manager, then removes itself), then only the new one manages it', async () => {
+  it('when a manager hands the bot over (invites the new manager, which accepts, then removes itself), then only the new one manages it', async () => {
     const { manager, bot } = await managerWithBot();
     const heir = await registerWriter(api);
-    await api.request('POST', `/v1/managed/users/${bot.uid}/managers`, {
-      token: manager.token,
-      body: { user_tag: heir.tag },
-    });
+    await addAcceptedManager(manager, bot, heir);
     const res = await api.request<Managers>(
       'DELETE',
       `/v1/managed/users/${bot.uid}/managers/${manager.uid}`,
@@ -627,7 +650,18 @@ describe('GraphQL', () => {
       'mutation($uid: String!, $input: ManagerAddInput!) { addManagedUserManager(uid: $uid, input: $input) { uid } }',
       { uid: bot.uid, input: { user_tag: colleague.tag } },
     );
-    expect(added.addManagedUserManager.map((m) => m.uid)).toEqual([manager.uid, colleague.uid]);
+    // Invited, not yet a manager: it manages the bot once it accepts (docs/decisions/023).
+    expect(added.addManagedUserManager.map((m) => m.uid)).toEqual([manager.uid]);
+    const accepted = await api.graphql<{ acceptManagerInvitation: { uid: string }[] }>(
+      'mutation($uid: String!) { acceptManagerInvitation(uid: $uid) { uid } }',
+      { uid: bot.uid },
+      { token: colleague.token },
+    );
+    expect(accepted.body.errors).toBeUndefined();
+    expect(accepted.body.data!.acceptManagerInvitation.map((m) => m.uid)).toEqual([
+      manager.uid,
+      colleague.uid,
+    ]);
     const listed = await run<{ managedUserManagers: { uid: string; since: string }[] }>(
       'query($uid: String!) { managedUserManagers(uid: $uid) { uid since } }',
       { uid: bot.uid },

@@ -249,6 +249,10 @@ export async function touchApiKeys(db: Database, keyIds: readonly string[]): Pro
   await db.write('identity/touch-api-keys', { key_ids: keyIds, now: now() });
 }
 
+/**
+ * Creates a key of the user. `parent_key_id` names the user's key it is made with (it dies with that
+ * key); false, and no key, when the user has no key of that id.
+ */
 export async function createApiKey(
   db: Database,
   key: {
@@ -259,9 +263,11 @@ export async function createApiKey(
     label: string | null;
     scopes_cap: Scope[] | null;
     expires_at: string | null;
+    parent_key_id: string | null;
   },
-): Promise<void> {
-  await db.write('identity/create-api-key', { ...key, now: now() });
+): Promise<boolean> {
+  const rows = await db.write('identity/create-api-key', { ...key, now: now() });
+  return rows.length > 0;
 }
 
 export async function listApiKeys(db: Database, uid: string): Promise<StoredKey[]> {

@@ -167,9 +167,25 @@ export interface ManagerRecord {
   since: string;
 }
 
+export interface PendingManagerRecord {
+  uid: string;
+  user_tag: string;
+  display_name: string | null;
+  invited_by: { uid: string; user_tag: string };
+  invited_at: string;
+}
+
+export interface ManagersRecord {
+  managers: ManagerRecord[];
+  /** Users invited to manage it who have not accepted (no managers yet). */
+  invitations: PendingManagerRecord[];
+}
+
 export interface ManagersState {
   /** Whether the user named as the change's target manages the managed user now. */
   target_manages: boolean;
+  /** Whether that user has a pending invitation to manage it. */
+  target_invited: boolean;
   manager_count: number;
 }
 
@@ -190,24 +206,37 @@ export async function lockManagers(
     now: now(),
   });
   return row
-    ? { target_manages: row.target_manages === true, manager_count: row.manager_count as number }
+    ? {
+        target_manages: row.target_manages === true,
+        target_invited: row.target_invited === true,
+        manager_count: row.manager_count as number,
+      }
     : null;
 }
 
-/** Makes a regular user a manager; false when that user is unknown or itself managed. */
-export async function addManager(
+/**
+ * Invites a regular user to manage `uid` (nothing changes for a current manager or one already
+ * invited); false when that user is unknown or itself managed.
+ */
+export async function inviteManager(
   tx: Tx,
   callerUid: string,
   uid: string,
-  newManagerUid: string,
+  inviteeUid: string,
 ): Promise<boolean> {
-  const rows = await tx.run('users/add-manager', {
+  const rows = await tx.run('users/invite-manager', {
     caller_uid: callerUid,
     uid,
-    new_manager_uid: newManagerUid,
+    new_manager_uid: inviteeUid,
     now: now(),
   });
   return rows.length > 0;
+}
+
+/** Withdraws a pending invitation to manage `uid`; false when there was none. */
+export async function withdrawInvitation(tx: Tx, uid: string, inviteeUid: string): Promise<boolean> {
+  const [row] = await tx.run('users/withdraw-invitation', { uid, invitee_uid: inviteeUid });
+  return (row?.withdrawn as number | undefined) === 1;
 }
 
 export async function removeManager(tx: Tx, uid: string, managerUid: string): Promise<boolean> {
@@ -215,12 +244,48 @@ export async function removeManager(tx: Tx, uid: string, managerUid: string): Pr
   return (row?.removed as number | undefined) === 1;
 }
 
-/** The managers of a managed user, oldest first; empty when it is unknown or deleted. */
-export async function listManagers(source: Database | Tx, uid: string): Promise<ManagerRecord[]> {
+/** The managers of a managed user, oldest first, and its pending invitations; null when it is unknown or deleted. */
+export async function listManagers(source: Database | Tx, uid: string): Promise<ManagersRecord | null> {
   const params = { uid };
-  const rows =
+  const [row] =
     'write' in source
       ? await source.read('users/list-managers', params)
       : await source.run('users/list-managers', params);
-  return rows as unknown as ManagerRecord[];
+  return row
+    ? {
+        managers: row.managers as ManagerRecord[],
+        invitations: row.invitations as PendingManagerRecord[],
+      }
+    : null;
+}
+
+export interface InvitationRecord {
+  user: UserRecord;
+  invited_by: { uid: string; user_tag: string };
+  invited_at: string;
+}
+
+/** The user's pending invitations to manage someone, oldest first. */
+export async function listInvitations(db: Database, uid: string): Promise<InvitationRecord[]> {
+  const rows = await db.read('users/list-invitations', { uid });
+  return rows.map((row) => ({
+    user: toUserRecord(row.user),
+    invited_by: row.invited_by as { uid: string; user_tag: string },
+    invited_at: row.invited_at as string,
+  }));
+}
+
+/**
+ * Turns the user's pending invitation to manage `uid` into a manager link; false when there is no
+ * such invitation, the managed user is deleted, or its inviter no longer manages it.
+ */
+export async function acceptInvitation(tx: Tx, callerUid: string, uid: string): Promise<boolean> {
+  const rows = await tx.run('users/accept-invitation', { caller_uid: callerUid, uid, now: now() });
+  return rows.length > 0;
+}
+
+/** Drops the user's pending invitation to manage `uid`; false when there is none. */
+export async function declineInvitation(db: Database, callerUid: string, uid: string): Promise<boolean> {
+  const rows = await db.write('users/decline-invitation', { caller_uid: callerUid, uid });
+  return rows.length > 0;
 }

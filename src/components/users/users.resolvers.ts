@@ -6,6 +6,7 @@ import { AdminUserUpdateInput } from '../admin/admin.schemas.js';
 import { updateUserGrants } from '../admin/administer-users.js';
 import { deactivateManagedUser, reactivateManagedUser } from './deactivate-managed-user.js';
 import { deleteManagedUser } from './delete-managed-user.js';
+import { acceptInvitation, declineInvitation, listInvitations } from './answer-invitations.js';
 import { addManager, listManagers, removeManager } from './manage-managers.js';
 import { createManagedUser, listManagedUsers } from './manage-users.js';
 import { getMe, getUserByTag } from './read-users.js';
@@ -33,6 +34,10 @@ export const usersResolvers: IResolvers<unknown, GraphQLContext> = {
       (await listManagedUsers(context.app, callerOf(context))).users,
     managedUserManagers: async (_: unknown, raw: Args, context: GraphQLContext) =>
       (await listManagers(context.app, callerOf(context), args(schemas.UidParam, raw).uid)).managers,
+    managedUserInvitations: async (_: unknown, raw: Args, context: GraphQLContext) =>
+      (await listManagers(context.app, callerOf(context), args(schemas.UidParam, raw).uid)).invitations,
+    managerInvitations: async (_: unknown, __: Args, context: GraphQLContext) =>
+      (await listInvitations(context.app, callerOf(context))).invitations,
   },
   Mutation: {
     updateProfile: (_: unknown, { input }: Args, context: GraphQLContext) =>
@@ -65,6 +70,10 @@ export const usersResolvers: IResolvers<unknown, GraphQLContext> = {
       const { uid, manager_uid } = args(schemas.ManagerParam, raw);
       return (await removeManager(context.app, callerOf(context), uid, manager_uid)).managers;
     },
+    acceptManagerInvitation: async (_: unknown, raw: Args, context: GraphQLContext) =>
+      (await acceptInvitation(context.app, callerOf(context), args(schemas.UidParam, raw).uid)).managers,
+    declineManagerInvitation: (_: unknown, raw: Args, context: GraphQLContext) =>
+      declineInvitation(context.app, callerOf(context), args(schemas.UidParam, raw).uid),
     adminUpdateUser: (_: unknown, { uid, input }: Args, context: GraphQLContext) =>
       updateUserGrants(
         context.app,

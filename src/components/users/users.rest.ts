@@ -8,15 +8,21 @@
 //   PATCH  /v1/managed/users/:uid                           edit its profile and bot metadata
 //   POST   /v1/managed/users/:uid/deactivate, /reactivate   suspend it (keys, sessions, webhooks) or resume
 //   DELETE /v1/managed/users/:uid                           delete it (its messages stay, attributed)
-//   GET    /v1/managed/users/:uid/managers                  its managers
-//   POST   /v1/managed/users/:uid/managers                  add a manager
-//   DELETE /v1/managed/users/:uid/managers/:manager_uid     remove a manager (never the last)
-// Only a current manager may call these; anyone else gets the 403 `not_manager` that the delivery
-// log and delegation answer, whether or not the uid exists (managed-user-policy.ts).
+//   GET    /v1/managed/users/:uid/managers                  its managers and pending invitations
+//   POST   /v1/managed/users/:uid/managers                  invite a manager (a manager once it accepts)
+//   DELETE /v1/managed/users/:uid/managers/:manager_uid     remove a manager (never the last), or withdraw an invitation
+// Only a current manager may call these; anyone else (a pending invitee too) gets the 403
+// `not_manager` that the delivery log and delegation answer, whether or not the uid exists
+// (managed-user-policy.ts).
+//   GET  /v1/managed/invitations                  the caller's pending invitations to manage someone
+//   POST /v1/managed/invitations/:uid/accept      accept one: the caller becomes a manager of uid
+//   POST /v1/managed/invitations/:uid/decline     decline one
+// Only the invited user answers its invitation (docs/decisions/023).
 import type { AppContext } from '../../platform/context.js';
 import type { RouteTable } from '../../platform/http/route-table.js';
 import { deactivateManagedUser, reactivateManagedUser } from './deactivate-managed-user.js';
 import { deleteManagedUser } from './delete-managed-user.js';
+import { acceptInvitation, declineInvitation, listInvitations } from './answer-invitations.js';
 import { addManager, listManagers, removeManager } from './manage-managers.js';
 import { createManagedUser, listManagedUsers } from './manage-users.js';
 import { getMe, getUserByTag } from './read-users.js';
@@ -195,7 +201,9 @@ export function mountUserRoutes(routes: RouteTable, ctx: AppContext): void {
     path: '/v1/managed/users/:uid/managers',
     tag: TAG,
     summary: 'Managers of a managed user',
-    description: 'Oldest first. Any current manager; needs `messages.read`.',
+    description:
+      'Its managers, oldest first, and the users invited to manage it who have not accepted yet ' +
+      '(`invitations`, oldest first; they are no managers). Any current manager; needs `messages.read`.',
     auth: 'required',
     params: schemas.UidParam,
     response: schemas.ManagerList,
@@ -207,11 +215,16 @@ export function mountUserRoutes(routes: RouteTable, ctx: AppContext): void {
     method: 'post',
     path: '/v1/managed/users/:uid/managers',
     tag: TAG,
-    summary: 'Add a manager',
+    summary: 'Invite a manager',
     description:
-      'Any current manager may make another regular user a manager (no acceptance step); a managed user ' +
-      'cannot manage. Adding a current manager changes nothing. Answers the managers now. To hand a bot ' +
-      'over, add the new manager, then remove yourself.',
+      'Any current manager may invite another regular user to manage this one; a managed user cannot ' +
+      'manage. The invited user becomes a manager only when it accepts (POST ' +
+      '/v1/managed/invitations/{uid}/accept): until then it is listed under `invitations`, has no right ' +
+      'over this user, and lends it nothing. A managed user holds a scope, and has API access, only while ' +
+      'some manager who agreed to manage it (its creator, or one who accepted) holds it, so an ' +
+      'administrator’s restriction of a manager is not undone by inviting someone. Inviting a ' +
+      'current manager, or a user already invited, changes nothing. Answers the managers and invitations ' +
+      'now. To hand a bot over, invite the new manager; once it has accepted, remove yourself.',
     auth: 'required',
     params: schemas.UidParam,
     body: schemas.ManagerAddInput,
@@ -227,19 +240,74 @@ export function mountUserRoutes(routes: RouteTable, ctx: AppContext): void {
     method: 'delete',
     path: '/v1/managed/users/:uid/managers/:manager_uid',
     tag: TAG,
-    summary: 'Remove a manager',
+    summary: 'Remove a manager or withdraw an invitation',
     description:
       'Any current manager may remove any manager, themselves included, but never the last one. The ' +
       'delegated and act-as sessions the removed manager holds for this user end at once, on every ' +
-      'instance. Answers the managers now.',
+      'instance, and the invitations it sent for this user that are still pending are withdrawn. Naming ' +
+      'a user with a pending invitation withdraws that invitation. Answers the managers and invitations now.',
     auth: 'required',
     params: schemas.ManagerParam,
     response: schemas.ManagerList,
     errors: {
       403: NOT_MANAGER,
-      404: '`manager_not_found`: that user does not manage this one.',
+      404: '`manager_not_found`: that user neither manages this one nor is invited to.',
       409: '`last_manager`: it is the only manager left; add another first, or delete the managed user.',
     },
     handler: ({ caller, params }) => removeManager(ctx, caller, params.uid, params.manager_uid),
+  });
+  routes.add({
+    method: 'get',
+    path: '/v1/managed/invitations',
+    tag: TAG,
+    summary: 'Your invitations to manage a user',
+    description:
+      'The pending invitations a manager sent you with POST /v1/managed/users/{uid}/managers, oldest ' +
+      'first: the managed user, who invited you and when. You manage it only once you accept. An ' +
+      'invitation ends when you accept or decline it, when its inviter stops managing the user or ' +
+      'withdraws it, and when the user is deleted. Needs `messages.read`; managed users manage nobody ' +
+      '(403 `not_manager`).',
+    auth: 'required',
+    response: schemas.ManagerInvitationList,
+    errors: { 403: 'Managed users manage nobody (`not_manager`), or `messages.read` is missing.' },
+    handler: ({ caller }) => listInvitations(ctx, caller),
+  });
+
+  routes.add({
+    method: 'post',
+    path: '/v1/managed/invitations/:uid/accept',
+    tag: TAG,
+    summary: 'Accept an invitation to manage a user',
+    description:
+      'You become a manager of `uid`, with every right of one (delegation, act-as, edits, its delivery ' +
+      'log, its managers), and the managed user may hold the scopes and API access you hold (it holds ' +
+      'only what some manager who agreed to manage it holds). Needs `messages.write`, as creating a ' +
+      'managed user does. Answers its managers and invitations now.',
+    auth: 'required',
+    params: schemas.UidParam,
+    response: schemas.ManagerList,
+    errors: {
+      403: 'Managed users manage nobody (`not_manager`), or `messages.write` is missing.',
+      404:
+        '`invitation_not_found`: you have no pending invitation to manage that user (never invited, ' +
+        'declined, withdrawn, its inviter no longer manages it, or it was deleted).',
+    },
+    handler: ({ caller, params }) => acceptInvitation(ctx, caller, params.uid),
+  });
+
+  routes.add({
+    method: 'post',
+    path: '/v1/managed/invitations/:uid/decline',
+    tag: TAG,
+    summary: 'Decline an invitation to manage a user',
+    description: 'The invitation ends; a manager may invite you again. Needs `messages.read`.',
+    auth: 'required',
+    params: schemas.UidParam,
+    response: schemas.InvitationDeclined,
+    errors: {
+      403: 'Managed users manage nobody (`not_manager`), or `messages.read` is missing.',
+      404: '`invitation_not_found`: you have no pending invitation to manage that user.',
+    },
+    handler: ({ caller, params }) => declineInvitation(ctx, caller, params.uid),
   });
 }

@@ -148,9 +148,56 @@ export const Manager = z
   .openapi('Manager');
 export type Manager = z.infer<typeof Manager>;
 
+/** Who sent an invitation to manage a user: a current manager of it. */
+const Inviter = z.object({ uid: z.string(), user_tag: z.string() }).openapi('Inviter');
+
+export const PendingManager = z
+  .object({
+    uid: z.string(),
+    user_tag: z.string(),
+    display_name: z.string().nullable(),
+    invited_by: Inviter,
+    invited_at: z.string(),
+  })
+  .openapi('PendingManager', {
+    description:
+      'A user invited to manage this managed user who has not accepted yet: until it accepts ' +
+      '(POST /v1/managed/invitations/{uid}/accept) it is no manager and lends the managed user nothing.',
+  });
+export type PendingManager = z.infer<typeof PendingManager>;
+
 export const ManagerList = z
-  .object({ managers: z.array(Manager).openapi({ description: 'Oldest manager first.' }) })
+  .object({
+    managers: z.array(Manager).openapi({ description: 'Oldest manager first.' }),
+    invitations: z.array(PendingManager).openapi({
+      description: 'Pending invitations to manage it, oldest first; none of these users is a manager yet.',
+    }),
+  })
   .openapi('ManagerList');
+export type ManagerList = z.infer<typeof ManagerList>;
+
+export const ManagerInvitation = z
+  .object({
+    user: UserOutput,
+    invited_by: Inviter,
+    invited_at: z.string(),
+  })
+  .openapi('ManagerInvitation', {
+    description:
+      'An invitation to the caller to manage `user`, sent by one of its managers. Accepting makes the ' +
+      'caller a manager; declining, the inviter’s removal or the user’s deletion ends it.',
+  });
+export type ManagerInvitation = z.infer<typeof ManagerInvitation>;
+
+export const ManagerInvitationList = z
+  .object({
+    invitations: z.array(ManagerInvitation).openapi({ description: 'Oldest first.' }),
+  })
+  .openapi('ManagerInvitationList');
+
+export const InvitationDeclined = z
+  .object({ uid: z.string(), declined: z.literal(true) })
+  .openapi('ManagerInvitationDeclined');
 
 export const ManagerAddInput = z
   .object({
@@ -166,7 +213,8 @@ export const ManagerAddInput = z
   .strict()
   .refine((m) => (m.user_tag === undefined) !== (m.uid === undefined), 'give exactly one of user_tag or uid')
   .openapi('ManagerAddRequest', {
-    description: 'The new manager: exactly one of `user_tag` or `uid` (422 for both or neither).',
+    description:
+      'The user to invite as a manager: exactly one of `user_tag` or `uid` (422 for both or neither).',
     oneOf: eachRequired('user_tag', 'uid'),
   });
 export type ManagerAddInput = z.infer<typeof ManagerAddInput>;
