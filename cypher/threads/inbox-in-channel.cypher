@@ -1,6 +1,7 @@
 // Inbox: one entry per thread where the viewer has a receivers edge on some message (unread, with
 // $unread_only), or wrote a message with a recipient other than the viewer; the entry is the
-// newest message of that thread the viewer may see; entries newest first, one page (+1).
+// newest message of that thread the viewer may see; entries newest first, one page (+1). One's
+// own message is never unread, even when addressed to oneself (as in unread-counts.cypher).
 // This is the inbox within channel $channel_id (inbox.cypher is the rule without one): only
 // messages included in that channel count, for qualifying and for entries. Participation records
 // know nothing of channels, so the viewer's own messages are read here, as below.
@@ -17,7 +18,7 @@
 // is the viewer's newest message there, which the viewer can always see.
 CALL () {
   MATCH (:User {uid: $viewer_uid})<-[r:RECEIVED_BY]-(m:Message)
-  WHERE (NOT $unread_only OR r.read_at IS NULL)
+  WHERE (NOT $unread_only OR (r.read_at IS NULL AND m.author_uid <> $viewer_uid))
     AND EXISTS { (:Channel {id: $channel_id})-[:INCLUDES]->(m) }
   RETURN m.root_id AS root_id, m.created_at AS seen_at
   UNION ALL

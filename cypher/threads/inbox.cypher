@@ -1,6 +1,7 @@
 // Inbox: one entry per thread where the viewer has a receivers edge on some message (unread, with
 // $unread_only), or wrote a message with a recipient other than the viewer; the entry is the
-// newest message of that thread the viewer may see; entries newest first, one page (+1).
+// newest message of that thread the viewer may see; entries newest first, one page (+1). One's
+// own message is never unread, even when addressed to oneself (as in unread-counts.cypher).
 // (inbox-in-channel.cypher is the same rule within one channel.)
 //
 // The candidate threads come from the viewer's own edges and participation records (schema 020),
@@ -14,7 +15,7 @@
 // there, which the viewer can always see.
 CALL () {
   MATCH (:User {uid: $viewer_uid})<-[r:RECEIVED_BY]-(m:Message)
-  WHERE NOT $unread_only OR r.read_at IS NULL
+  WHERE NOT $unread_only OR (r.read_at IS NULL AND m.author_uid <> $viewer_uid)
   RETURN m.root_id AS root_id, m.created_at AS seen_at
   UNION ALL
   MATCH (record:Participation)

@@ -5,9 +5,11 @@
 // message counted is one the viewer may see; a deleted message, or a removed recipient, takes its
 // edges with it. Each thread's newest unread message comes from the same rows (sorted before
 // grouping), so nothing is looked up per thread but the page's roots, which are named only when
-// the viewer may see them (as MessageOutput.root_id and the tree ids are).
+// the viewer may see them (as MessageOutput.root_id and the tree ids are). One's own messages are
+// never unread, even when addressed to oneself (behaviour check 2026-11-28): that edge is skipped.
 CALL () {
   MATCH (:User {uid: $viewer_uid})-[:UNREAD]->(m:Message)
+  WHERE m.author_uid <> $viewer_uid
   WITH m
   ORDER BY m.created_at DESC, m.id DESC
   RETURN m.root_id AS root_id, count(*) AS unread, collect(m)[0] AS latest

@@ -12,6 +12,8 @@ export const ERROR_STATUS = {
   invalid_endpoint: 400,
   invalid_code: 400,
   nonce_mismatch: 400,
+  // The user's endpoint failed its proof: the caller's to fix, not a fault of Skein's.
+  endpoint_unreachable: 400,
   subject_already_set: 400,
   not_authenticated: 401,
   invalid_api_key: 401,
@@ -38,6 +40,7 @@ export const ERROR_STATUS = {
   no_active_challenge: 404,
   member_not_found: 404,
   manager_not_found: 404,
+  invitation_not_found: 404,
   delivery_not_found: 404,
   endpoint_not_found: 404,
   method_not_allowed: 405,
@@ -60,7 +63,6 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal_error: 500,
   delivery_failed: 500,
-  endpoint_unreachable: 500,
   unavailable: 503,
 } as const;
 

@@ -491,7 +491,7 @@ describe('OpenAPI document', () => {
       '/v1/auth/contacts/phone/request': ['400', '401', '403', '429', '500'],
       '/v1/auth/contacts/phone/verify': ['400', '401', '403', '404', '429'],
       '/v1/auth/contacts/endpoint/request': ['400', '401', '429'],
-      '/v1/auth/contacts/endpoint/verify': ['400', '401', '404', '429', '500'],
+      '/v1/auth/contacts/endpoint/verify': ['400', '401', '404', '429'],
       '/v1/auth/password/reset/request': ['400', '409', '429'],
       '/v1/auth/password/reset': ['400', '409', '429'],
     };

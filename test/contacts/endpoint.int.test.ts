@@ -170,19 +170,19 @@ describe('POST /v1/auth/contacts/endpoint/verify', () => {
 
   // Security review 2026-11-23 #17: the answer echoed statuses and raw DNS and socket errors
   // (ECONNREFUSED, resolved addresses), which made verification a probe of hosts and ports.
-  it('when the endpoint fails every attempt or cannot be reached, then 500 endpoint_unreachable with the same generic detail', async () => {
+  it('when the endpoint fails every attempt or cannot be reached, then 400 endpoint_unreachable with the same generic detail', async () => {
     const user = await registerUser(api);
     const broken = await receiver('error');
     await requestEndpoint(user.token, broken.url);
     const failing = await verifyEndpoint(user.token, broken.url);
-    expect(failing.status).toBe(500);
+    expect(failing.status).toBe(400);
     expect(failing.body).toEqual({ code: 'endpoint_unreachable', detail: expect.any(String) });
 
     const port = await closedPort();
     const nowhere = `http://127.0.0.1:${port}/hook`;
     await requestEndpoint(user.token, nowhere);
     const unreachable = await verifyEndpoint(user.token, nowhere);
-    expect(unreachable.status).toBe(500);
+    expect(unreachable.status).toBe(400);
     expect(unreachable.body).toEqual(failing.body);
     const { detail } = unreachable.body as unknown as { detail: string };
     for (const leak of ['500', 'ECONNREFUSED', '127.0.0.1', String(port), 'POST', 'GET']) {

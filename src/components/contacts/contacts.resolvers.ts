@@ -57,7 +57,7 @@ export const contactsResolvers: IResolvers<unknown, GraphQLContext> = {
     },
     requestEmailCode: async (_: unknown, { input }: Args, context: GraphQLContext) => {
       await limitAuth(context);
-      return requestEmailCode(context.app, args(schemas.EmailCodeRequestInput, input));
+      return requestEmailCode(context.app, args(schemas.EmailCodeRequestInput, withoutNulls(input)));
     },
     loginWithEmailCode: async (_: unknown, { input }: Args, context: GraphQLContext) => {
       await limitAuth(context);

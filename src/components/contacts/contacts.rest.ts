@@ -156,9 +156,10 @@ export function mountContactRoutes(routes: RouteTable, ctx: AppContext): void {
     body: schemas.EndpointVerifyInput,
     response: schemas.VerificationResponse,
     errors: {
-      400: 'Invalid or refused URL (invalid_endpoint), or the endpoint answered without the nonce (nonce_mismatch).',
+      400:
+        'Invalid or refused URL (invalid_endpoint), the endpoint answered without the nonce (nonce_mismatch), ' +
+        'or no attempt got a 2xx answer (endpoint_unreachable; the reason is logged, not answered).',
       404: 'No active challenge for that URL.',
-      500: 'No attempt got a 2xx answer (endpoint_unreachable); the reason is logged, not answered.',
     },
     handler: ({ caller, body }) => verifyEndpoint(ctx, caller, body.url),
   });
@@ -220,8 +221,9 @@ export function mountContactRoutes(routes: RouteTable, ctx: AppContext): void {
       'Sign-in without a password: a 6-digit code goes to `email` if exactly one account has verified it ' +
       '(an address only given at registration does not count). Answers 200 with a well-formed ' +
       'ChallengeResponse whether or not such an account exists; only an email that several accounts have ' +
-      'verified answers 409. Limited per client address and per email (SKEIN_VERIFICATION_REQUESTS_PER_HOUR, ' +
-      'then 429); past the account’s own hourly budget for emailed codes (shared with password reset) the ' +
+      'verified answers 409, unless `user_tag` says which (an account that has not verified the email then ' +
+      'answers as an unknown one). Limited per client address and per email or tag ' +
+      '(SKEIN_VERIFICATION_REQUESTS_PER_HOUR, then 429); past the account’s own hourly budget for emailed codes (shared with password reset) the ' +
       'answer stays the same but nothing is sent. A new request replaces the previous code.',
     auth: 'none',
     rateLimit: authLimit,
@@ -230,7 +232,7 @@ export function mountContactRoutes(routes: RouteTable, ctx: AppContext): void {
     response: schemas.ChallengeResponse,
     errors: {
       400: 'Missing or invalid email (invalid_email).',
-      409: 'Several accounts have verified that email (ambiguous_email); sign in with a password and user_tag.',
+      409: 'Several accounts have verified that email; add user_tag (ambiguous_email).',
     },
     handler: ({ body }) => requestEmailCode(ctx, body),
   });
@@ -242,8 +244,9 @@ export function mountContactRoutes(routes: RouteTable, ctx: AppContext): void {
     summary: 'Sign in with an emailed code',
     description:
       'Answers a TokenResponse and sets the `svc_session` cookie, as password login does; `device_id` names ' +
-      'the session in GET /v1/auth/sessions. An unknown email, a missing, used or expired code and a wrong ' +
-      'code all answer 400 invalid_code. Code rules: 6 digits, valid for 10 minutes (SKEIN_CODE_TTL_SECONDS), ' +
+      'the session in GET /v1/auth/sessions. Give `user_tag` as in the request when several accounts verified ' +
+      'the email. An unknown email, a missing, used or expired code and a wrong code all answer 400 ' +
+      'invalid_code. Code rules: 6 digits, valid for 10 minutes (SKEIN_CODE_TTL_SECONDS), ' +
       'single use, dead at the 5th wrong try; wrong codes are also limited per account and client address ' +
       '(SKEIN_CODE_FAILURES_PER_15_MIN, shared with password reset codes; then 429). An account an ' +
       'administrator disabled gets 403 account_disabled, and only with the right code.',
@@ -255,7 +258,7 @@ export function mountContactRoutes(routes: RouteTable, ctx: AppContext): void {
     errors: {
       400: 'Missing parameters, an invalid email, or a wrong, used or expired code (invalid_code).',
       403: 'The account is disabled (account_disabled).',
-      409: 'Several accounts have verified that email (ambiguous_email).',
+      409: 'Several accounts have verified that email; add user_tag (ambiguous_email).',
     },
     handler: async ({ body, cookies, ip }) => deliverToken(cookies, await logInWithEmailCode(ctx, body, ip)),
   });

@@ -112,16 +112,25 @@ export const PasswordResetInput = z
   });
 export type PasswordResetInput = z.infer<typeof PasswordResetInput>;
 
+/** Names one of the accounts that verified the same email (otherwise 409 ambiguous_email). */
+const WhichAccountField = TagField.optional().openapi({
+  description:
+    'Only needed when several accounts have verified `email` (409 `ambiguous_email`): your tag, with or ' +
+    'without a leading @. An account that has not verified `email` gets the answer of an unknown one.',
+});
+
 export const EmailCodeRequestInput = z
-  .object({ email: EmailField })
+  .object({ email: EmailField, user_tag: WhichAccountField })
   .strict()
   .openapi('EmailCodeRequest', { description: 'An email your account has verified.' });
 export type EmailCodeRequestInput = z.infer<typeof EmailCodeRequestInput>;
 
 export const EmailCodeLoginInput = z
-  .object({ email: EmailField, code: CodeField, device_id: DeviceId.optional() })
+  .object({ email: EmailField, user_tag: WhichAccountField, code: CodeField, device_id: DeviceId.optional() })
   .strict()
-  .openapi('EmailCodeLoginRequest');
+  .openapi('EmailCodeLoginRequest', {
+    description: 'The email (and `user_tag`) as in the request, and the code.',
+  });
 export type EmailCodeLoginInput = z.infer<typeof EmailCodeLoginInput>;
 
 export { TokenResponse } from '../identity/identity.schemas.js';

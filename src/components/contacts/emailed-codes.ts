@@ -11,9 +11,13 @@
 // - Asking is limited per typed target (429, unknown targets alike) and per account (quietly: past
 //   the account's budget nothing is sent and its live code stays, since a 429 only a known account
 //   can get would tell which emails belong to a public tag).
-// - Checking answers 400 invalid_code alike for an unknown account, no live code and a wrong code;
+// - Checking answers 400 invalid_code alike for an unknown account, no live code and a wrong code,
+//   and runs the same statements for each (one write transaction: lock-challenge, count-wrong-try);
 //   wrong codes count per challenge (the 5th kills it), and per typed target, account and client
 //   address, paced per account (FailureGuard): a stranger's guesses never block the owner's code.
+// - None of it empties a shared cache: a challenge is shown by no view and read by no session check,
+//   so its statements are neutral to the view cache and harmless to the session cache (security
+//   review 2026-11-28 #7: anonymous requests emptied both for everyone).
 import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import {
@@ -35,7 +39,10 @@ import * as repo from './contacts-repository.js';
 import type { ChallengeResponse } from './contacts.schemas.js';
 import { sendCode } from './send-code.js';
 
-/** How a request names the account: an email, a tag (password reset only), or both. */
+/**
+ * How a request names the account: an email, a tag, or both. A password reset may give either; a
+ * sign-in code always gives the email, and the tag only to say which of the accounts that share it.
+ */
 export interface CodeTarget {
   email: string | null;
   tag: string | null;
@@ -150,22 +157,23 @@ export async function redeemEmailedCode(
     await failures.fail(failureKeys, address);
     return invalidCode();
   };
-  if (!account) throw await refuse();
 
+  // Every refusal costs the same statements, so that its time tells nothing: an unknown account
+  // locks the slot of no one (no challenge is ever saved for uid ''), and with no challenge a try
+  // is counted on nothing (an expired one counts it on itself), as a wrong code counts one.
   const outcome = await repo.withLockedChallenge(
     ctx.db,
-    emailedCodeSlot(purpose, account.uid),
+    emailedCodeSlot(purpose, account?.uid ?? ''),
     async (challenge, writes) => {
-      if (!isActive(challenge)) return 'none' as const;
-      if (!codeMatches(challenge, code)) {
-        await writes.countWrongTry(challenge.id, MAX_WRONG_TRIES);
-        return 'wrong' as const;
+      if (account && isActive(challenge) && codeMatches(challenge, code)) {
+        await use(challenge, writes, account);
+        return 'used' as const;
       }
-      await use(challenge, writes, account);
-      return 'used' as const;
+      await writes.countWrongTry(challenge?.id ?? '', MAX_WRONG_TRIES);
+      return 'refused' as const;
     },
   );
-  if (outcome !== 'used') throw await refuse();
+  if (outcome !== 'used' || !account) throw await refuse();
   await failures.succeed(failureKeys, address);
   return account;
 }

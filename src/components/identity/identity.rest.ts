@@ -2,8 +2,8 @@
 //   GET  /v1/auth/.well-known/jwks.json   legacy stub, always {"keys": []}
 //   POST /v1/auth/token                   API key (x-api-key) → session
 //   GET  /v1/auth/keys                    the caller's API keys
-//   POST /v1/auth/keys/self               new API key (secret shown once)
-//   DELETE /v1/auth/keys/:key_id          revoke a key and the sessions minted from it
+//   POST /v1/auth/keys/self               new API key (secret shown once), never outliving its parent key
+//   DELETE /v1/auth/keys/:key_id          revoke a key, the keys made with it, their sessions
 //   GET  /v1/auth/session                 the presented session (pure read)
 //   GET  /v1/auth/sessions                the caller's live sessions, which one is current
 //   DELETE /v1/auth/sessions/:session_id  end one of them (the current one too: like logout)
@@ -85,7 +85,13 @@ export function mountIdentityRoutes(routes: RouteTable, ctx: AppContext): void {
     summary: 'Create an API key for yourself',
     description:
       'The `sk_` secret appears only in this answer. The key’s cap never exceeds the restrictions of the ' +
-      'credential that creates it. With a delegated token, the key belongs to the managed user (a bot’s first key).',
+      'credential that creates it, nor does the key outlive the API key behind that credential. Made with ' +
+      'a key (`x-api-key`, or a session from POST /v1/auth/token), it is that key’s child: its `expires_at` ' +
+      'is capped at the parent’s (asked later or not at all: the parent’s), and revoking the parent ends ' +
+      'it at once, with the sessions exchanged from it. With a delegated token, the key belongs to the ' +
+      'managed user (a bot’s first key, its permanent key): its `expires_at` is capped at the expiry of ' +
+      'the manager’s key behind the delegation, if any, and it is not ended when the manager’s key is ' +
+      'revoked. Made with a session signed in otherwise (password, code), nothing caps its expiry.',
     auth: 'required',
     body: schemas.KeyCreateInput,
     response: schemas.KeyCreated,
@@ -97,7 +103,9 @@ export function mountIdentityRoutes(routes: RouteTable, ctx: AppContext): void {
     path: '/v1/auth/keys/:key_id',
     tag: TAG,
     summary: 'Revoke an API key',
-    description: 'Takes effect at once, for the key and for every session minted from it.',
+    description:
+      'Takes effect at once, for the key, for every key made with it (and theirs, down the line), and for ' +
+      'every session minted from any of them. Keys a delegation made for a managed user are not among them.',
     auth: 'required',
     params: schemas.KeyIdParam,
     response: schemas.KeyRevoked,
@@ -315,7 +323,7 @@ export function mountIdentityRoutes(routes: RouteTable, ctx: AppContext): void {
     auth: 'required',
     rateLimit: authLimit,
     body: schemas.DelegateInput,
-    response: schemas.TokenResponse,
+    response: schemas.DelegatedTokenResponse,
     errors: {
       403: 'You do not manage that user (`not_manager`), or it is deactivated (`account_disabled`).',
     },

@@ -26,15 +26,24 @@ export const ScopeString = z
     example: 'messages.read',
   });
 
+const TOKEN_FIELDS = {
+  access_token: z.string().openapi({ example: 'svc_session_0123456789abcdef.<secret>' }),
+  token_type: z.literal('Bearer'),
+  expires_in: z.number().int(),
+  expires_at: z.string(),
+};
+
 export const TokenResponse = z
-  .object({
-    access_token: z.string().openapi({ example: 'svc_session_0123456789abcdef.<secret>' }),
-    token_type: z.literal('Bearer'),
-    expires_in: z.number().int(),
-    expires_at: z.string(),
-  })
+  .object(TOKEN_FIELDS)
   .openapi('TokenResponse', { description: 'Also sets the HttpOnly `svc_session` cookie.' });
 export type TokenResponse = z.infer<typeof TokenResponse>;
+
+/** The token of POST /v1/managed/auth/delegate: TokenResponse's shape, but no cookie comes with it. */
+export const DelegatedTokenResponse = z.object(TOKEN_FIELDS).openapi('DelegatedTokenResponse', {
+  description:
+    'A session of the managed user, for a script or a bot. No cookie is set: the caller’s own browser ' +
+    'session stays as it is.',
+});
 
 /** A client's name for the device a session is for; GET /v1/auth/sessions shows it back. */
 export const DeviceId = z
@@ -66,7 +75,11 @@ export const KeyCreateInput = z
       )
       .optional()
       .openapi({
-        description: 'When the key stops working; must be in the future (422 otherwise). Absent: never.',
+        description:
+          'When the key stops working; must be in the future (422 otherwise). Absent: never. Capped, without ' +
+          'an error, at the expiry of the API key behind the creating credential: the key of an x-api-key ' +
+          'request or of a session exchanged from a key, or, through a delegation, the manager’s key ' +
+          '(the answer’s `expires_at` says what was kept).',
       }),
   })
   .strict()
@@ -81,7 +94,10 @@ export const KeyOutput = z
     created_at: z.string(),
     expires_at: z.string().nullable(),
     last_used_at: z.string().nullable(),
-    revoked: z.boolean(),
+    revoked: z.boolean().openapi({
+      description:
+        'True once the key is revoked, or the key it was made with is (a key made with a key dies with it).',
+    }),
   })
   .openapi('ApiKey');
 export type KeyOutput = z.infer<typeof KeyOutput>;
@@ -94,7 +110,14 @@ export const KeyCreated = z
     key: z.string().openapi({ description: 'The secret `sk_...` key; shown only this once.' }),
     label: z.string().nullable(),
     scopes_cap: z.string().nullable(),
-    expires_at: z.string().nullable(),
+    expires_at: z
+      .string()
+      .nullable()
+      .openapi({
+        description:
+          'When it stops working, after the cap at the expiry of the key behind the creating credential; ' +
+          'null: never.',
+      }),
   })
   .openapi('ApiKeyCreated');
 export type KeyCreated = z.infer<typeof KeyCreated>;

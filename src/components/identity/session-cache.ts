@@ -35,6 +35,14 @@ const HARMLESS = new Set([
   // Only last_used_at, which no check reads and the session list reads from the database.
   'identity/touch-sessions',
   'users/create-user',
+  // Challenges of emailed codes and contact verification, which no credential check reads: asking
+  // for a code and trying a wrong one (anonymous, security review 2026-11-28 #7) empty nothing. A
+  // right code's own change (a verified contact, a new password) comes with statements that do.
+  'contacts/save-challenge',
+  'contacts/lock-challenge',
+  'contacts/count-wrong-try',
+  'contacts/delete-challenge',
+  'contacts/use-challenge',
 ]);
 
 export function changesAuth(statement: string): boolean {

@@ -259,9 +259,25 @@ export type MessageCreateResult = z.infer<typeof MessageCreateResult>;
 
 export const MessageCreateResults = z.array(MessageCreateResult);
 
+/**
+ * A message as a list view answers it with `fields=` (message-fields.ts): `id` and the asked fields
+ * only, each as in MessageOutput. Without `fields=` every message is a whole MessageOutput.
+ */
+export const SparseMessageOutput = MessageOutput.partial()
+  .required({ id: true })
+  .openapi('SparseMessageOutput', {
+    description:
+      'A message answered with `fields=`: `id` and the asked fields only, each as in MessageOutput (every id ' +
+      'in it is one the viewer may see).',
+  });
+
 export const PaginatedMessages = z
   .object({
-    messages: z.array(MessageOutput),
+    messages: z.array(z.union([MessageOutput, SparseMessageOutput])).openapi({
+      description:
+        'Whole messages (MessageOutput); on a view called with `fields=`, each holds `id` and the asked ' +
+        'fields only (SparseMessageOutput).',
+    }),
     skip: z.number().int(),
     limit: z.number().int(),
     has_more: z.boolean(),

@@ -61,7 +61,8 @@ export function mountThreadRoutes(routes: RouteTable, ctx: AppContext): void {
       'in which you wrote a message that has a recipient other than you. The entry is the newest message ' +
       'of that thread you may see (which may be newer than the message that put the thread in your ' +
       'inbox); entries newest first. `unread_only=true` keeps the threads where a receivers edge of yours ' +
-      'is still unread (`read_at` null); threads you are only in as a sender drop out. With `channel_id`, ' +
+      'on someone else’s message is still unread (`read_at` null): your own messages are never unread, even ' +
+      'addressed to yourself, and threads you are only in as a sender drop out. With `channel_id`, ' +
       'only messages included in that channel count, both for choosing threads and for their entries. ' +
       'Paginated (default limit 15). Needs `messages.read`.',
     auth: 'required',
@@ -82,7 +83,8 @@ export function mountThreadRoutes(routes: RouteTable, ctx: AppContext): void {
       'total, how many threads hold them, and one page of those threads, newest unread message first, ' +
       'each with its count and its newest unread message. Read state lives on your receivers edges ' +
       '(`POST /v1/messages/{message_id}/read`, `POST /v1/messages/{message_id}/thread/read`), so your own ' +
-      'messages and messages you see only through a channel or because they are public are never unread. ' +
+      'messages (even addressed to yourself) and messages you see only through a channel or because they are ' +
+      'public are never unread. ' +
       'The cost grows with what is unread, not with your history. Paginated over threads (default ' +
       'limit 15). Needs `messages.read`.',
     auth: 'required',

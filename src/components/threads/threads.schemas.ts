@@ -92,6 +92,13 @@ export const TraversedMessage = MessageOutput.extend({
 }).openapi('TraversedMessage');
 export type TraversedMessage = z.infer<typeof TraversedMessage>;
 
+/** A traversed message with `fields=`: `id`, `depth` and the asked fields only. */
+export const SparseTraversedMessage = TraversedMessage.partial()
+  .required({ id: true, depth: true })
+  .openapi('SparseTraversedMessage', {
+    description: 'A traversed message answered with `fields=`: `id`, `depth` and the asked fields only.',
+  });
+
 export const TraversalEdge = z
   .object({ from: z.string(), to: z.string(), type: z.enum(['reply', 'link']) })
   .openapi('TraversalEdge', { description: 'A reply (parent → child) or a stitch (from → to).' });
@@ -100,7 +107,11 @@ export type TraversalEdge = z.infer<typeof TraversalEdge>;
 export const TraversalResponse = z
   .object({
     origin_id: z.string(),
-    messages: z.array(TraversedMessage),
+    messages: z.array(z.union([TraversedMessage, SparseTraversedMessage])).openapi({
+      description:
+        'Whole messages with their depth (TraversedMessage); with `fields=`, each holds `id`, `depth` and ' +
+        'the asked fields only (SparseTraversedMessage).',
+    }),
     edges: z.array(TraversalEdge),
     truncated: z.boolean().openapi({
       description:

@@ -40,6 +40,19 @@ const NEUTRAL_AREAS = ['identity/', 'webhooks/', 'event-log/'];
 const NEUTRAL = new Set([
   // A stored upload shows nowhere until a message that attaches it is posted (another write).
   'files/create-file',
+  // Challenges of emailed codes and contact verification, which no view shows: asking for a code
+  // and trying a wrong one are anonymous (security review 2026-11-28 #7). Verifying a contact or
+  // an endpoint runs statements of its own that are not neutral.
+  'contacts/save-challenge',
+  'contacts/lock-challenge',
+  'contacts/count-wrong-try',
+  'contacts/delete-challenge',
+  'contacts/use-challenge',
+  // A new account (registration is anonymous too; the session that signs it in is identity/): it
+  // has no message, receivers edge or membership yet, and its uid is one no message has held, since
+  // a deleted user stays as a tombstone (users/delete-managed-user). A conversation with a uid that
+  // did not exist was a 404, which is never kept.
+  'users/create-user',
   // Reads that run inside write transactions: a post's checks, and the answers of edits.
   'messages/resolve-post-refs',
   'messages/find-mentioned',
