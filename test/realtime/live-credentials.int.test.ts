@@ -336,6 +336,41 @@ const CASES: Case[] = [
     },
   },
   {
+    name: 'the removal of the manager whose delegated session it is',
+    arrange: async (api) => {
+      const [creator, coManager] = [await registerWriter(api), await registerWriter(api)];
+      const bot = await createManaged(api, creator.token, { is_bot: true });
+      expectOk(
+        await api.request('POST', `/v1/managed/users/${bot.uid}/managers`, {
+          token: creator.token,
+          body: { uid: coManager.uid },
+        }),
+        'invite',
+      );
+      expectOk(
+        await api.request('POST', `/v1/managed/invitations/${bot.uid}/accept`, { token: coManager.token }),
+        'accept',
+      );
+      const delegated = await api.request<{ access_token: string }>('POST', '/v1/managed/auth/delegate', {
+        token: coManager.token,
+        body: { managed_uid: bot.uid },
+      });
+      expectOk(delegated, 'delegate');
+      return {
+        recipient: bot.user_tag,
+        credential: { token: delegated.body.access_token },
+        change: async () =>
+          expectOk(
+            await api.request('DELETE', `/v1/managed/users/${bot.uid}/managers/${coManager.uid}`, {
+              token: creator.token,
+            }),
+            'remove manager',
+          ),
+        closed: { code: 4401, reason: 'invalid_session' },
+      };
+    },
+  },
+  {
     name: 'an administrator taking messages.read away',
     arrange: async (api) => {
       const user = await registerWriter(api);
