@@ -28,6 +28,7 @@ import { withMessageReadScope } from './message-read-scope.js';
 import { PROJECT_ROOT } from '../paths.js';
 import type { GraphQLContext } from './graphql-context.js';
 import { isCredentialFreeOperation } from './credential-free-operation.js';
+import { subscriptionsOverWebSocketOnly } from './subscriptions-over-websocket.js';
 import type { Caller } from '../auth/caller.js';
 
 export const GRAPHQL_LIMITS = {
@@ -78,6 +79,7 @@ export async function createGraphQLMiddleware(
       ...(protection.plugins as ApolloServerPlugin<GraphQLContext>[]),
       ApolloServerPluginLandingPageDisabled(),
       answerBudgetPlugin(),
+      subscriptionsOverWebSocketOnly<GraphQLContext>(),
     ],
     includeStacktraceInErrorResponses: false,
     // The schema is public (schema/*.graphql) and GraphiQL needs it for docs and completion, so

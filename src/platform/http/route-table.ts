@@ -6,6 +6,7 @@ import type { ZodObject, ZodRawShape, ZodType } from 'zod';
 import { requireCaller, type Caller, type Credentials } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
 import { ErrorBody, z } from '../openapi.js';
+import { errorExamples } from '../openapi-error-examples.js';
 import { requestExample } from '../openapi-examples.js';
 import { consumeAccountLimit, type Limiter, type LimitState } from '../rate-limits.js';
 import { parseInput } from '../validation.js';
@@ -253,7 +254,11 @@ export class RouteTable {
     if (spec.rateLimit || spec.accountLimit) errors[429] ??= 'Rate limit hit; see Retry-After.';
     for (const [status, description] of Object.entries(errors)) {
       if (!description) continue;
-      responses[status] = { description, content: { 'application/json': { schema: ErrorBody } } };
+      const examples = errorExamples(Number(status), description);
+      responses[status] = {
+        description,
+        content: { 'application/json': { schema: ErrorBody, examples } },
+      };
     }
     const request: RouteConfig['request'] = {
       headers: CorrelationHeader.extend(spec.headers?.shape ?? {}),

@@ -119,7 +119,7 @@ export interface paths {
     put?: never;
     /**
      * Create an API key for yourself
-     * @description The `sk_` secret appears only in this answer. The key’s cap never exceeds the restrictions of the credential that creates it. With a delegated token, the key belongs to the managed user (a bot’s first key).
+     * @description The `sk_` secret appears only in this answer. The key’s cap never exceeds the restrictions of the credential that creates it, nor does the key outlive the API key behind that credential. Made with a key (`x-api-key`, or a session from POST /v1/auth/token), it is that key’s child: its `expires_at` is capped at the parent’s (asked later or not at all: the parent’s), and revoking the parent ends it at once, with the sessions exchanged from it. With a delegated token, the key belongs to the managed user (a bot’s first key, its permanent key): its `expires_at` is capped at the expiry of the manager’s key behind the delegation, if any, and it is not ended when the manager’s key is revoked. Made with a session signed in otherwise (password, code), nothing caps its expiry.
      */
     post: operations['postAuthKeysSelf'];
     delete?: never;
@@ -140,7 +140,7 @@ export interface paths {
     post?: never;
     /**
      * Revoke an API key
-     * @description Takes effect at once, for the key and for every session minted from it.
+     * @description Takes effect at once, for the key, for every key made with it (and theirs, down the line), and for every session minted from any of them. Keys a delegation made for a managed user are not among them.
      */
     delete: operations['deleteAuthKeysByKeyAndId'];
     options?: never;
@@ -559,13 +559,13 @@ export interface paths {
     };
     /**
      * Managers of a managed user
-     * @description Oldest first. Any current manager; needs `messages.read`.
+     * @description Its managers, oldest first, and the users invited to manage it who have not accepted yet (`invitations`, oldest first; they are no managers). Any current manager; needs `messages.read`.
      */
     get: operations['getManagedUsersManagersByUid'];
     put?: never;
     /**
-     * Add a manager
-     * @description Any current manager may make another regular user a manager (no acceptance step); a managed user cannot manage. Adding a current manager changes nothing. Answers the managers now. To hand a bot over, add the new manager, then remove yourself.
+     * Invite a manager
+     * @description Any current manager may invite another regular user to manage this one; a managed user cannot manage. The invited user becomes a manager only when it accepts (POST /v1/managed/invitations/{uid}/accept): until then it is listed under `invitations`, has no right over this user, and lends it nothing. A managed user holds a scope, and has API access, only while some manager who agreed to manage it (its creator, or one who accepted) holds it, so an administrator’s restriction of a manager is not undone by inviting someone. Inviting a current manager, or a user already invited, changes nothing. Answers the managers and invitations now. To hand a bot over, invite the new manager; once it has accepted, remove yourself.
      */
     post: operations['postManagedUsersManagersByUid'];
     delete?: never;
@@ -585,10 +585,70 @@ export interface paths {
     put?: never;
     post?: never;
     /**
-     * Remove a manager
-     * @description Any current manager may remove any manager, themselves included, but never the last one. The delegated and act-as sessions the removed manager holds for this user end at once, on every instance. Answers the managers now.
+     * Remove a manager or withdraw an invitation
+     * @description Any current manager may remove any manager, themselves included, but never the last one. The delegated and act-as sessions the removed manager holds for this user end at once, on every instance, and the invitations it sent for this user that are still pending are withdrawn. Naming a user with a pending invitation withdraws that invitation. Answers the managers and invitations now.
      */
     delete: operations['deleteManagedUsersManagersByUidAndManagerAndUid'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/managed/invitations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Your invitations to manage a user
+     * @description The pending invitations a manager sent you with POST /v1/managed/users/{uid}/managers, oldest first: the managed user, who invited you and when. You manage it only once you accept. An invitation ends when you accept or decline it, when its inviter stops managing the user or withdraws it, and when the user is deleted. Needs `messages.read`; managed users manage nobody (403 `not_manager`).
+     */
+    get: operations['getManagedInvitations'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/managed/invitations/{uid}/accept': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Accept an invitation to manage a user
+     * @description You become a manager of `uid`, with every right of one (delegation, act-as, edits, its delivery log, its managers), and the managed user may hold the scopes and API access you hold (it holds only what some manager who agreed to manage it holds). Needs `messages.write`, as creating a managed user does. Answers its managers and invitations now.
+     */
+    post: operations['postManagedInvitationsAcceptByUid'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/managed/invitations/{uid}/decline': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Decline an invitation to manage a user
+     * @description The invitation ends; a manager may invite you again. Needs `messages.read`.
+     */
+    post: operations['postManagedInvitationsDeclineByUid'];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -1095,7 +1155,7 @@ export interface paths {
     put?: never;
     /**
      * Add recipients to messages
-     * @description Adds each recipient to each named message (`message_id` and/or `message_ids`, at most 100), and with the deprecated `propagation.strategy` to more of the thread: NONE (default) only the named messages; ANCESTORS also their reply ancestors, walking up while each parent is visible to you and stopping at the first one that is not; TREE every message of their threads that you can see. Anyone who can see a message may add recipients to it. A recipient object with `public: false` is a BCC: listed only to the author, to you (the adder) and to that recipient. Idempotent: an edge that already exists is reported under `unchanged` and keeps its first `added_by` and its CC/BCC flag (so adding someone who is already a hidden BCC recipient answers `unchanged`). All or nothing: an invisible message or an unknown user writes nothing. `notify: false` suppresses the "added" notification. Needs `messages.write`.
+     * @description Adds each recipient to each named message (`message_id` and/or `message_ids`, at most 100), and with the deprecated `propagation.strategy` to more of the thread: NONE (default) only the named messages; ANCESTORS also their reply ancestors, walking up while each parent is visible to you and stopping at the first one that is not; TREE every message of their threads that you can see. Anyone who can see a message may add recipients to it. A recipient object with `public: false` is a BCC: listed only to the author, to you (the adder) and to that recipient. Idempotent: a recipient whose entry you are shown is reported under `unchanged` and keeps its first `added_by` and its CC/BCC flag. A recipient you are shown no entry of is added, whether or not it already held a BCC entry someone else added: your entry is laid over the hidden one and is the one listed from then on, under the same CC/BCC rule (your `added_by` and flag, `read_at` null, notified unless `notify: false`), and removing it later uncovers the hidden entry again. So no answer, read-back or later removal tells you whether someone was a hidden BCC recipient. All or nothing: an invisible message or an unknown user writes nothing. `notify: false` suppresses the "added" notification. Needs `messages.write`.
      */
     post: operations['postRecipientsAdd'];
     delete?: never;
@@ -1116,7 +1176,7 @@ export interface paths {
     post?: never;
     /**
      * Remove a recipient from messages
-     * @description Takes `recipient_uid` off each named message (`message_id` and/or `message_ids`, at most 100); with `propagate_to_descendants` also off every reply descendant (walking down only through messages you can see). On each message the author (or the author's manager), whoever added that recipient, or the recipient itself may remove the edge. On a named message anyone else gets 403 and nothing is removed; on a descendant such an edge is left in place and listed under `unchanged`. A message where the recipient has no edge you can see (none, or someone else's BCC entry) is listed under `unchanged`. Needs `messages.write`.
+     * @description Takes `recipient_uid` off each named message (`message_id` and/or `message_ids`, at most 100); with `propagate_to_descendants` also off every reply descendant (walking down only through messages you can see). On each message the author (or the author's manager) and the recipient itself take the recipient off altogether; whoever added the entry you are shown may take off that entry, which uncovers any BCC entry it had been laid over (the recipient keeps that access; you are shown nothing of it). On a named message anyone else gets 403 and nothing is removed; on a descendant such an entry is left in place and listed under `unchanged`. A message where you are shown no entry of the recipient (none, or someone else's BCC entry) is listed under `unchanged` and left as it is, exactly as if the recipient had none. Needs `messages.write`.
      */
     delete: operations['deleteRecipientsRemove'];
     options?: never;
@@ -1289,7 +1349,7 @@ export interface paths {
     };
     /**
      * Inbox
-     * @description One entry per thread (messages sharing a root) in which you are a recipient of some message, or in which you wrote a message that has a recipient other than you. The entry is the newest message of that thread you may see (which may be newer than the message that put the thread in your inbox); entries newest first. `unread_only=true` keeps the threads where a receivers edge of yours is still unread (`read_at` null); threads you are only in as a sender drop out. With `channel_id`, only messages included in that channel count, both for choosing threads and for their entries. Paginated (default limit 15). Needs `messages.read`.
+     * @description One entry per thread (messages sharing a root) in which you are a recipient of some message, or in which you wrote a message that has a recipient other than you. The entry is the newest message of that thread you may see (which may be newer than the message that put the thread in your inbox); entries newest first. `unread_only=true` keeps the threads where a receivers edge of yours on someone else’s message is still unread (`read_at` null): your own messages are never unread, even addressed to yourself, and threads you are only in as a sender drop out. With `channel_id`, only messages included in that channel count, both for choosing threads and for their entries. Paginated (default limit 15). Needs `messages.read`.
      */
     get: operations['getMessagesInbox'];
     put?: never;
@@ -1309,7 +1369,7 @@ export interface paths {
     };
     /**
      * Unread counts
-     * @description How many messages addressed to you (you are a CC or BCC recipient) you have not read yet: in total, how many threads hold them, and one page of those threads, newest unread message first, each with its count and its newest unread message. Read state lives on your receivers edges (`POST /v1/messages/{message_id}/read`, `POST /v1/messages/{message_id}/thread/read`), so your own messages and messages you see only through a channel or because they are public are never unread. The cost grows with what is unread, not with your history. Paginated over threads (default limit 15). Needs `messages.read`.
+     * @description How many messages addressed to you (you are a CC or BCC recipient) you have not read yet: in total, how many threads hold them, and one page of those threads, newest unread message first, each with its count and its newest unread message. Read state lives on your receivers edges (`POST /v1/messages/{message_id}/read`, `POST /v1/messages/{message_id}/thread/read`), so your own messages (even addressed to yourself) and messages you see only through a channel or because they are public are never unread. The cost grows with what is unread, not with your history. Paginated over threads (default limit 15). Needs `messages.read`.
      */
     get: operations['getMessagesUnread'];
     put?: never;
@@ -1771,7 +1831,7 @@ export interface paths {
     put?: never;
     /**
      * Ask for a sign-in code by email
-     * @description Sign-in without a password: a 6-digit code goes to `email` if exactly one account has verified it (an address only given at registration does not count). Answers 200 with a well-formed ChallengeResponse whether or not such an account exists; only an email that several accounts have verified answers 409. Limited per client address and per email (SKEIN_VERIFICATION_REQUESTS_PER_HOUR, then 429); past the account’s own hourly budget for emailed codes (shared with password reset) the answer stays the same but nothing is sent. A new request replaces the previous code.
+     * @description Sign-in without a password: a 6-digit code goes to `email` if exactly one account has verified it (an address only given at registration does not count). Answers 200 with a well-formed ChallengeResponse whether or not such an account exists; only an email that several accounts have verified answers 409, unless `user_tag` says which (an account that has not verified the email then answers as an unknown one). Limited per client address and per email or tag (SKEIN_VERIFICATION_REQUESTS_PER_HOUR, then 429); past the account’s own hourly budget for emailed codes (shared with password reset) the answer stays the same but nothing is sent. A new request replaces the previous code.
      */
     post: operations['postAuthEmailCodeRequest'];
     delete?: never;
@@ -1791,7 +1851,7 @@ export interface paths {
     put?: never;
     /**
      * Sign in with an emailed code
-     * @description Answers a TokenResponse and sets the `svc_session` cookie, as password login does; `device_id` names the session in GET /v1/auth/sessions. An unknown email, a missing, used or expired code and a wrong code all answer 400 invalid_code. Code rules: 6 digits, valid for 10 minutes (SKEIN_CODE_TTL_SECONDS), single use, dead at the 5th wrong try; wrong codes are also limited per account and client address (SKEIN_CODE_FAILURES_PER_15_MIN, shared with password reset codes; then 429). An account an administrator disabled gets 403 account_disabled, and only with the right code.
+     * @description Answers a TokenResponse and sets the `svc_session` cookie, as password login does; `device_id` names the session in GET /v1/auth/sessions. Give `user_tag` as in the request when several accounts verified the email. An unknown email, a missing, used or expired code and a wrong code all answer 400 invalid_code. Code rules: 6 digits, valid for 10 minutes (SKEIN_CODE_TTL_SECONDS), single use, dead at the 5th wrong try; wrong codes are also limited per account and client address (SKEIN_CODE_FAILURES_PER_15_MIN, shared with password reset codes; then 429). An account an administrator disabled gets 403 account_disabled, and only with the right code.
      */
     post: operations['postAuthEmailCodeLogin'];
     delete?: never;
@@ -1849,7 +1909,7 @@ export interface paths {
     };
     /**
      * Live notifications (WebSocket)
-     * @description A WebSocket upgrade (RFC 6455); a plain GET answers 426. Credentials: `Authorization: Bearer <token>`, `?access_token=<token>`, `x-api-key`, or the `svc_session` cookie (cookies only from this origin); `realtime.connect` is required. Server frames: first `{"type": "ready", "uid", "cursor"}` (the position now), then `{"type": "notification", "cursor", "event"}` for each event (`NotificationEvent`, `MessageUpdatedEvent` or `MessageDeletedEvent`), in order; send `{"type": "ping"}` to get `{"type": "pong"}`; anything else gets `{"type": "error", "code", "detail"}`. Connect with `?since=<cursor>` (the last cursor you received) to first replay every event after it, with no gap and no repeat before live ones, also across server restarts. Refusals complete the upgrade, send an error frame and close with 4401 (not authenticated, or the session ended: checked again at every heartbeat), 4403 (no realtime.connect, or a cookie from another site), 4400 (bad since), 4429 (you already hold SKEIN_WS_MAX_SOCKETS_PER_USER sockets, default 20, here); 4008 closes a slow consumer (reconnect with since), 1013 a database outage, 1001 a shutdown. The server pings every SKEIN_WS_HEARTBEAT_SECONDS (default 30) and cuts sockets that do not answer. GraphQL subscriptions (`notifications(since)`) run over graphql-ws at /graphql with the same rules.
+     * @description A WebSocket upgrade (RFC 6455); a plain GET answers 426. Credentials: `Authorization: Bearer <token>`, `?access_token=<token>`, `x-api-key`, or the `svc_session` cookie (cookies only from this origin); `realtime.connect` and `messages.read` are required (every frame carries message content, as `GET /v1/notifications` does), at connect and for as long as the socket is open. Server frames: first `{"type": "ready", "uid", "cursor"}` (the position now), then `{"type": "notification", "cursor", "event"}` for each event (`NotificationEvent`, `MessageUpdatedEvent` or `MessageDeletedEvent`), in order; send `{"type": "ping"}` to get `{"type": "pong"}`; anything else gets `{"type": "error", "code", "detail"}`. Connect with `?since=<cursor>` (the last cursor you received) to first replay every event after it, with no gap and no repeat before live ones, also across server restarts. Refusals complete the upgrade, send an error frame and close with 4401 (not authenticated, or the credential ended), 4403 (`insufficient_scope`: no realtime.connect or messages.read; `api_access_required`; `csrf_rejected`: a cookie from another site), 4400 (bad since), 4429 (you already hold SKEIN_WS_MAX_SOCKETS_PER_USER sockets, default 20, here); 4008 closes a slow consumer (reconnect with since), 1013 a database outage, 1001 a shutdown. A logout, a session or key revocation, a password change, a bot’s deactivation or deletion, a manager’s removal or an administrator’s change of scopes or API access closes the sockets opened with the credential it ends or narrows at once (4401 or 4403), on every instance, and no frame is sent on them after that change answered. The server pings every SKEIN_WS_HEARTBEAT_SECONDS (default 30) and cuts sockets that do not answer. GraphQL subscriptions (`notifications(since)`) run over graphql-ws at /graphql with the same rules.
      */
     get: operations['getWs'];
     put?: never;
@@ -2108,6 +2168,7 @@ export interface components {
       created_at: string;
       expires_at: string | null;
       last_used_at: string | null;
+      /** @description True once the key is revoked, or the key it was made with is (a key made with a key dies with it). */
       revoked: boolean;
     };
     ApiKeyCreated: {
@@ -2116,6 +2177,7 @@ export interface components {
       key: string;
       label: string | null;
       scopes_cap: string | null;
+      /** @description When it stops working, after the cap at the expiry of the key behind the creating credential; null: never. */
       expires_at: string | null;
     };
     KeyCreateInput: {
@@ -2127,7 +2189,7 @@ export interface components {
       scopes_cap?: string;
       /**
        * Format: date-time
-       * @description When the key stops working; must be in the future (422 otherwise). Absent: never.
+       * @description When the key stops working; must be in the future (422 otherwise). Absent: never. Capped, without an error, at the expiry of the API key behind the creating credential: the key of an x-api-key request or of a session exchanged from a key, or, through a delegation, the manager’s key (the answer’s `expires_at` says what was kept).
        */
       expires_at?: string;
     };
@@ -2220,6 +2282,15 @@ export interface components {
       email?: string;
       display_name?: string;
     };
+    /** @description A session of the managed user, for a script or a bot. No cookie is set: the caller’s own browser session stays as it is. */
+    DelegatedTokenResponse: {
+      /** @example svc_session_0123456789abcdef.<secret> */
+      access_token: string;
+      /** @enum {string} */
+      token_type: 'Bearer';
+      expires_in: number;
+      expires_at: string;
+    };
     DelegateRequest: {
       managed_uid: string;
     };
@@ -2298,6 +2369,8 @@ export interface components {
     ManagerList: {
       /** @description Oldest manager first. */
       managers: components['schemas']['Manager'][];
+      /** @description Pending invitations to manage it, oldest first; none of these users is a manager yet. */
+      invitations: components['schemas']['PendingManager'][];
     };
     Manager: {
       uid: string;
@@ -2306,7 +2379,19 @@ export interface components {
       /** @description When this user became a manager. */
       since: string;
     };
-    /** @description The new manager: exactly one of `user_tag` or `uid` (422 for both or neither). */
+    /** @description A user invited to manage this managed user who has not accepted yet: until it accepts (POST /v1/managed/invitations/{uid}/accept) it is no manager and lends the managed user nothing. */
+    PendingManager: {
+      uid: string;
+      user_tag: string;
+      display_name: string | null;
+      invited_by: components['schemas']['Inviter'];
+      invited_at: string;
+    };
+    Inviter: {
+      uid: string;
+      user_tag: string;
+    };
+    /** @description The user to invite as a manager: exactly one of `user_tag` or `uid` (422 for both or neither). */
     ManagerAddRequest: {
       /** @example bob */
       user_tag?: string;
@@ -2319,6 +2404,21 @@ export interface components {
           uid: unknown;
         }
     );
+    ManagerInvitationList: {
+      /** @description Oldest first. */
+      invitations: components['schemas']['ManagerInvitation'][];
+    };
+    /** @description An invitation to the caller to manage `user`, sent by one of its managers. Accepting makes the caller a manager; declining, the inviter’s removal or the user’s deletion ends it. */
+    ManagerInvitation: {
+      user: components['schemas']['UserOutput'];
+      invited_by: components['schemas']['Inviter'];
+      invited_at: string;
+    };
+    ManagerInvitationDeclined: {
+      uid: string;
+      /** @enum {boolean} */
+      declined: true;
+    };
     /** @description `scopes` replaces the whole grant and is final: verifying an email or phone later adds nothing (this is how an account is banned). A managed user holds no more than its managers hold. */
     AdminUserUpdateRequest: {
       scopes?: ('messages.read' | 'messages.write' | 'realtime.connect' | 'channels.create' | 'admin')[];
@@ -2586,10 +2686,43 @@ export interface components {
       saved_at?: string | null;
     };
     PaginatedMessagesResponse: {
-      messages: components['schemas']['MessageOutput'][];
+      /** @description Whole messages (MessageOutput); on a view called with `fields=`, each holds `id` and the asked fields only (SparseMessageOutput). */
+      messages: (components['schemas']['MessageOutput'] | components['schemas']['SparseMessageOutput'])[];
       skip: number;
       limit: number;
       has_more: boolean;
+    };
+    /** @description A message answered with `fields=`: `id` and the asked fields only, each as in MessageOutput (every id in it is one the viewer may see). */
+    SparseMessageOutput: {
+      id: string;
+      content?: string;
+      subject?: string | null;
+      public?: boolean;
+      timestamp?: string;
+      /** @description When the content was last edited (PATCH /v1/messages/{message_id}/content); null when never edited. */
+      edited_at?: string | null;
+      author?: components['schemas']['Author'];
+      /** @description Null for a root, or when the parent is not visible. */
+      parent_id?: string | null;
+      /** @description The thread root; null when it is not visible. */
+      root_id?: string | null;
+      /** @description CC entries for everyone; a BCC entry only for the author, its adder and that recipient. */
+      recipients?: components['schemas']['Recipient'][];
+      tags?: string[];
+      attachments?: components['schemas']['FileMetadata'][];
+      reply_order?: string[] | null;
+      default_outgoing?: string | null;
+      reply_ids?: string[];
+      stitch_parent_ids?: string[];
+      stitch_child_ids?: string[];
+      /** @description Channels holding it that the viewer belongs to. */
+      channel_ids?: string[];
+      import_info?: {
+        [key: string]: unknown;
+      } | null;
+      is_saved?: boolean;
+      /** @description Emoji reactions, most used first, then the one used first. A reactor who can no longer see the message is not counted, and a BCC recipient only where that BCC entry is shown. */
+      reactions?: components['schemas']['ReactionCount'][];
     };
     ReactionState: {
       message_id: string;
@@ -2627,9 +2760,9 @@ export interface components {
     AddRecipientsResponse: {
       /** @description Every message the request touched. */
       message_ids: string[];
-      /** @description Receiver edges this request created. */
+      /** @description Entries this request added: new ones, and ones laid over a BCC entry you are not shown. */
       added: components['schemas']['RecipientChange'][];
-      /** @description Edges that already existed; they keep their first `added_by` and CC/BCC flag. */
+      /** @description Entries you are already shown; they keep their first `added_by` and CC/BCC flag. */
       unchanged: components['schemas']['RecipientChange'][];
     };
     RecipientChange: {
@@ -2664,8 +2797,9 @@ export interface components {
     RemoveRecipientsResponse: {
       /** @description Every message the request looked at. */
       message_ids: string[];
+      /** @description Entries taken off: the recipient altogether when you are the message's author (or the author's manager) or the recipient, else your own entry (which uncovers a hidden BCC entry under it, if any). */
       removed: components['schemas']['RecipientChange'][];
-      /** @description Messages where the recipient had no edge you can see, and descendant edges you may not remove. */
+      /** @description Messages where you are shown no entry of the recipient (left as they are), and descendant entries you may not remove. */
       unchanged: components['schemas']['RecipientChange'][];
     };
     /** @description Give `message_id`, a non-empty `message_ids`, or both (400 missing_field otherwise). */
@@ -2775,7 +2909,10 @@ export interface components {
     };
     TraversalResponse: {
       origin_id: string;
-      messages: components['schemas']['TraversedMessage'][];
+      /** @description Whole messages with their depth (TraversedMessage); with `fields=`, each holds `id`, `depth` and the asked fields only (SparseTraversedMessage). */
+      messages: (
+        components['schemas']['TraversedMessage'] | components['schemas']['SparseTraversedMessage']
+      )[];
       edges: components['schemas']['TraversalEdge'][];
       /** @description true when messages within the asked depths were left out: the answer holds at most 2000 messages (get_children included) whose contents total at most 1000000 characters (the origin always), the nearest first. Traverse again from a message near the edge of the answer to see further. */
       truncated: boolean;
@@ -2790,6 +2927,41 @@ export interface components {
     ReplySummary: {
       count: number;
       ids: string[];
+    };
+    /** @description A traversed message answered with `fields=`: `id`, `depth` and the asked fields only. */
+    SparseTraversedMessage: {
+      id: string;
+      content?: string;
+      subject?: string | null;
+      public?: boolean;
+      timestamp?: string;
+      /** @description When the content was last edited (PATCH /v1/messages/{message_id}/content); null when never edited. */
+      edited_at?: string | null;
+      author?: components['schemas']['Author'];
+      /** @description Null for a root, or when the parent is not visible. */
+      parent_id?: string | null;
+      /** @description The thread root; null when it is not visible. */
+      root_id?: string | null;
+      /** @description CC entries for everyone; a BCC entry only for the author, its adder and that recipient. */
+      recipients?: components['schemas']['Recipient'][];
+      tags?: string[];
+      attachments?: components['schemas']['FileMetadata'][];
+      reply_order?: string[] | null;
+      default_outgoing?: string | null;
+      reply_ids?: string[];
+      stitch_parent_ids?: string[];
+      stitch_child_ids?: string[];
+      /** @description Channels holding it that the viewer belongs to. */
+      channel_ids?: string[];
+      import_info?: {
+        [key: string]: unknown;
+      } | null;
+      is_saved?: boolean;
+      /** @description Emoji reactions, most used first, then the one used first. A reactor who can no longer see the message is not counted, and a BCC recipient only where that BCC entry is shown. */
+      reactions?: components['schemas']['ReactionCount'][];
+      /** @description 0 for the origin, negative above it, positive below. */
+      depth: number;
+      replies?: components['schemas']['ReplySummary'];
     };
     /** @description A reply (parent → child) or a stitch (from → to). */
     TraversalEdge: {
@@ -2967,7 +3139,10 @@ export interface components {
        * @example ada@example.com
        */
       email: string;
+      /** @description Only needed when several accounts have verified `email` (409 `ambiguous_email`): your tag, with or without a leading @. An account that has not verified `email` gets the answer of an unknown one. */
+      user_tag?: string;
     };
+    /** @description The email (and `user_tag`) as in the request, and the code. */
     EmailCodeLoginRequest: {
       /**
        * Format: email
@@ -2975,6 +3150,8 @@ export interface components {
        * @example ada@example.com
        */
       email: string;
+      /** @description Only needed when several accounts have verified `email` (409 `ambiguous_email`): your tag, with or without a leading @. An account that has not verified `email` gets the answer of an unknown one. */
+      user_tag?: string;
       /**
        * @description The 6-digit code that was sent.
        * @example 042917
@@ -4107,7 +4284,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['TokenResponse'];
+          'application/json': components['schemas']['DelegatedTokenResponse'];
         };
       };
       /** @description `invalid_json`: the body is not valid JSON. */
@@ -4953,7 +5130,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `manager_not_found`: that user does not manage this one. */
+      /** @description `manager_not_found`: that user neither manages this one nor is invited to. */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4964,6 +5141,169 @@ export interface operations {
       };
       /** @description `last_manager`: it is the only manager left; add another first, or delete the managed user. */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation error. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getManagedInvitations: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        'X-Correlation-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ManagerInvitationList'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Managed users manage nobody (`not_manager`), or `messages.read` is missing. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postManagedInvitationsAcceptByUid: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        'X-Correlation-Id'?: string;
+      };
+      path: {
+        uid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ManagerList'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Managed users manage nobody (`not_manager`), or `messages.write` is missing. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invitation_not_found`: you have no pending invitation to manage that user (never invited, declined, withdrawn, its inviter no longer manages it, or it was deleted). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation error. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postManagedInvitationsDeclineByUid: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        'X-Correlation-Id'?: string;
+      };
+      path: {
+        uid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ManagerInvitationDeclined'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Managed users manage nobody (`not_manager`), or `messages.read` is missing. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invitation_not_found`: you have no pending invitation to manage that user. */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -9702,7 +10042,7 @@ export interface operations {
           'application/json': components['schemas']['VerificationResponse'];
         };
       };
-      /** @description Invalid or refused URL (invalid_endpoint), or the endpoint answered without the nonce (nonce_mismatch). */
+      /** @description Invalid or refused URL (invalid_endpoint), the endpoint answered without the nonce (nonce_mismatch), or no attempt got a 2xx answer (endpoint_unreachable; the reason is logged, not answered). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9758,15 +10098,6 @@ export interface operations {
       };
       /** @description Rate limit hit; see Retry-After. */
       429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description No attempt got a 2xx answer (endpoint_unreachable); the reason is logged, not answered. */
-      500: {
         headers: {
           [name: string]: unknown;
         };
@@ -9983,7 +10314,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Several accounts have verified that email (ambiguous_email); sign in with a password and user_tag. */
+      /** @description Several accounts have verified that email; add user_tag (ambiguous_email). */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10078,7 +10409,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Several accounts have verified that email (ambiguous_email). */
+      /** @description Several accounts have verified that email; add user_tag (ambiguous_email). */
       409: {
         headers: {
           [name: string]: unknown;
