@@ -5,7 +5,18 @@ import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
   // sdks/python/.venv is the Python SDK's virtualenv (sdks/python/setup-venv.sh): third-party files.
-  { ignores: ['dist/', 'node_modules/', 'neo4j/', 'data/', 'coverage/', 'sdks/python/.venv/'] },
+  // sdks/typescript/dist is the TypeScript SDK's build (npm run build there, or npm pack).
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'neo4j/',
+      'data/',
+      'coverage/',
+      'sdks/python/.venv/',
+      'sdks/typescript/dist/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -1,4 +1,5 @@
-// Headless Chromium for the browser tests: Debian's `chromium` package (installed by .ci/run),
+// Headless Chromium for the browser tests: Debian's `chromium` package (npm test installs it when
+// missing: system-packages.ts),
 // driven by playwright-core. A missing browser is a failure, never a skip: these tests are the only
 // proof that the pages behave in a real browser.
 import { existsSync } from 'node:fs';
@@ -10,7 +11,7 @@ export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(
       `Chromium is missing at ${CHROMIUM_PATH}: the browser tests need Debian's chromium package ` +
-        '(apt-get install chromium; .ci/run installs it).',
+        '(apt-get install chromium; npm test installs it when it runs as root).',
     );
   }
   return chromium.launch({

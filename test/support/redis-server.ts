@@ -26,7 +26,7 @@ async function freePort(): Promise<number> {
 export async function startRedisServer(port?: number): Promise<RedisServer> {
   if (!existsSync(REDIS_SERVER_BINARY)) {
     throw new Error(
-      `${REDIS_SERVER_BINARY} is missing: install the Debian package redis-server (apt-get install redis-server); .ci/run installs it`,
+      `${REDIS_SERVER_BINARY} is missing: install the Debian package redis-server (apt-get install redis-server); npm test installs it when it runs as root`,
     );
   }
   const chosen = port ?? (await freePort());

@@ -1,21 +1,12 @@
-// Echo bot: answers each message it receives with the same text, to the same audience. Run with
-// SKEIN_URL, and SKEIN_USER + SKEIN_PASSWORD or SKEIN_API_KEY: npx tsx sdks/typescript/examples/echo-bot.ts
-import { SkeinClient, SkeinSocket } from '../src/index.js';
+// Echo bot: answers each message addressed to it with the same text, to the same audience, and
+// survives restarts of Skein (it reconnects) and of itself (SKEIN_CURSOR_FILE: it resumes there).
+//   SKEIN_URL=http://localhost:8080 SKEIN_TOKEN=$BOT SKEIN_CURSOR_FILE=echo-bot.cursor npx tsx echo-bot.ts
+// (or SKEIN_API_KEY=sk_… instead of SKEIN_TOKEN). Ctrl-C finishes the replies under way, then stops.
+import { SkeinBot } from 'skein-sdk';
 
-const { SKEIN_URL = 'http://localhost:8080', SKEIN_USER = '', SKEIN_PASSWORD, SKEIN_API_KEY } = process.env;
-const client = new SkeinClient({ baseUrl: SKEIN_URL, apiKey: SKEIN_API_KEY });
-if (SKEIN_PASSWORD) await client.login({ user_tag: SKEIN_USER, password: SKEIN_PASSWORD });
-const me = await client.me();
-
-const socket = new SkeinSocket({
-  baseUrl: SKEIN_URL,
-  ...client.auth,
-  onNotification: async ({ event }) => {
-    if (event.type !== 'sent') return;
-    for (const message of event.content.messages) {
-      if (message.author.uid !== me.uid) await client.reply(message, `echo: ${message.content}`);
-    }
-  },
+const bot = new SkeinBot(); // reads SKEIN_URL, SKEIN_TOKEN or SKEIN_API_KEY, SKEIN_CURSOR_FILE
+bot.onMessage((message, ctx) => ctx.reply(`echo: ${message.content}`));
+bot.start().catch((error: unknown) => {
+  console.error(error); // a refusal (bad token, missing scope): reconnecting would not help
+  process.exitCode = 1;
 });
-await socket.connect();
-console.log(`echoing as @${me.user_tag}; Ctrl-C to stop`);

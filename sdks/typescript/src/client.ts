@@ -38,11 +38,17 @@ export interface ClientOptions {
   /** The service's base URL, e.g. http://localhost:8080 (no /v1). */
   baseUrl: string;
   /** A session token (`svc_session_…`) sent as `Authorization: Bearer`. */
-  token?: string;
+  token?: string | undefined;
   /** An API key (`sk_…`) sent as `x-api-key`; used when no token is set. */
-  apiKey?: string;
-  fetch?: typeof fetch;
+  apiKey?: string | undefined;
+  fetch?: typeof fetch | undefined;
 }
+
+/** One page of a list: `skip` items passed over, at most `limit` answered. */
+export type Page = {
+  skip?: number | undefined;
+  limit?: number | undefined;
+};
 
 export interface Credentials {
   token?: string | undefined;
@@ -84,7 +90,10 @@ export class SkeinClient {
   }
 
   /** POST /v1/messages with one input; answers the created message or throws MessageRejected. */
-  async post(input: MessageInput, options: { idempotencyKey?: string } = {}): Promise<MessageOutput> {
+  async post(
+    input: MessageInput,
+    options: { idempotencyKey?: string | undefined } = {},
+  ): Promise<MessageOutput> {
     const headers: Record<string, string> = {};
     if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
     const [result] = await this.postMany([input], headers);
@@ -100,15 +109,17 @@ export class SkeinClient {
 
   /**
    * Replies to a message as a chat reply does: with `"audience": "parent"` the reply also reaches the
-   * parent's author, its CC recipients and the parent's channels the caller belongs to.
+   * parent's author, its CC recipients and the parent's channels the caller belongs to. With an
+   * `idempotencyKey`, sending the same reply again (a retry) answers the first one and creates nothing.
    */
   reply(
     parent: string | { id: string },
     content: string,
     extra: Omit<MessageInput, 'content' | 'parent_id' | 'audience'> = {},
+    options: { idempotencyKey?: string | undefined } = {},
   ): Promise<MessageOutput> {
     const parentId = typeof parent === 'string' ? parent : parent.id;
-    return this.post({ ...extra, content, parent_id: parentId, audience: 'parent' });
+    return this.post({ ...extra, content, parent_id: parentId, audience: 'parent' }, options);
   }
 
   /** GET /v1/messages/{message_id}. */
@@ -129,7 +140,9 @@ export class SkeinClient {
   }
 
   /** GET /v1/notifications: events after `since` (a cursor from a page, a socket frame or a ready frame). */
-  notifications(options: { since?: string; limit?: number } = {}): Promise<NotificationPage> {
+  notifications(
+    options: { since?: string | undefined; limit?: number | undefined } = {},
+  ): Promise<NotificationPage> {
     return this.request<NotificationPage>('GET', withQuery('/v1/notifications', options));
   }
 
@@ -144,7 +157,7 @@ export class SkeinClient {
   }
 
   /** GET /v1/messages/bookmarks: your saved messages you can still see, newest bookmark first. */
-  bookmarks(options: { skip?: number; limit?: number } = {}): Promise<PaginatedMessages> {
+  bookmarks(options: Page = {}): Promise<PaginatedMessages> {
     return this.request<PaginatedMessages>('GET', withQuery('/v1/messages/bookmarks', options));
   }
 
@@ -152,7 +165,7 @@ export class SkeinClient {
    * GET /v1/messages/unread: how many messages addressed to you are unread, in total and per thread
    * (one page of threads, newest unread first).
    */
-  unreadCounts(options: { skip?: number; limit?: number } = {}): Promise<UnreadCounts> {
+  unreadCounts(options: Page = {}): Promise<UnreadCounts> {
     return this.request<UnreadCounts>('GET', withQuery('/v1/messages/unread', options));
   }
 
@@ -213,12 +226,12 @@ export class SkeinClient {
     const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
     if (this.credentials.token) headers.authorization = `Bearer ${this.credentials.token}`;
     else if (this.credentials.apiKey) headers['x-api-key'] = this.credentials.apiKey;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await this.fetchImpl(this.baseUrl + path, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    const init: RequestInit = { method, headers };
+    if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      init.body = JSON.stringify(body);
+    }
+    const res = await this.fetchImpl(this.baseUrl + path, init);
     const text = await res.text();
     let parsed: unknown = null;
     if (text.length > 0) {

@@ -1,4 +1,16 @@
-// Skein's TypeScript SDK: the REST client, the notification socket and webhook verification.
+// Skein's TypeScript SDK: the REST client, the notification socket, webhook verification, and the
+// bot run loop built on them.
+export {
+  BotRefusedError,
+  runBot,
+  SkeinBot,
+  type BotEventType,
+  type BotLogger,
+  type BotMessage,
+  type BotOptions,
+  type MessageContext,
+  type MessageHandler,
+} from './bot.js';
 export {
   MessageRejected,
   SkeinClient,
@@ -6,17 +18,27 @@ export {
   type BookmarkState,
   type ClientOptions,
   type Credentials,
+  type Delivery,
+  type ErrorBody,
+  type ManagedUserUpdate,
   type MessageCreateResult,
+  type MessageEdits,
   type MessageInput,
   type MessageOutput,
   type NotificationPage,
+  type Page,
   type PaginatedMessages,
+  type RotatedSecret,
   type Schemas,
+  type ThreadRead,
   type TokenResponse,
+  type UnreadCounts,
   type UserOutput,
 } from './client.js';
 export {
+  FINAL_CLOSE_CODES,
   SkeinSocket,
+  SocketRefusedError,
   type NotificationFrame,
   type ReadyFrame,
   type SocketEvent,
@@ -28,4 +50,5 @@ export {
   type WebhookEvent,
   type WebhookHeaders,
 } from './webhooks.js';
+export type { WebhookRequestListener } from './webhook-listener.js';
 export type { components, paths, operations } from './generated/openapi.js';

@@ -1,8 +1,11 @@
 // The notification socket, /v1/ws/v1 (contract "Events"): frames `ready`, then `notification`s, each
 // with an opaque cursor. The client keeps the cursor of the last frame it handed to you and, after
 // any drop, reconnects with `?since=<cursor>`, so the service replays what was missed, in order,
-// exactly once. Refusals (close codes 4400/4401/4403) are final: reconnecting would not help.
+// exactly once. It keeps trying, with capped exponential back-off and jitter, until close(); while it
+// runs it keeps the process alive (a bot must not exit at the first disconnect). Refusals (close
+// codes 4400/4401/4403) are final: reconnecting would not help, so they end it.
 import WebSocket from 'ws';
+import { Backoff, pause } from './backoff.js';
 import type { components } from './generated/openapi.js';
 import type { Credentials } from './client.js';
 
@@ -24,27 +27,66 @@ export interface SocketOptions extends Credentials {
   /** The service's base URL (http or https); the socket URL is derived from it. */
   baseUrl: string;
   /** Resume after this cursor on the first connection (e.g. one stored by a previous run). */
-  since?: string;
+  since?: string | undefined;
   onNotification: (frame: NotificationFrame) => void | Promise<void>;
-  onReady?: (frame: ReadyFrame) => void;
-  /** A refusal or error frame from the service, or a failed reconnect. */
-  onError?: (error: Error) => void;
-  /** Wait before reconnecting after an unexpected close; doubles up to 30 s. Default 500 ms. */
-  reconnectDelayMs?: number;
+  /** Each ready frame: the first connection's and every reconnection's. */
+  onReady?: ((frame: ReadyFrame) => void) | undefined;
+  /**
+   * A failed reconnect, an error frame, a throwing onNotification, or the refusal that ended the
+   * socket (a SocketRefusedError: nothing follows it).
+   */
+  onError?: ((error: Error) => void) | undefined;
+  /** An unexpected close of a connection that was ready; reconnecting follows (unless it was a refusal). */
+  onDisconnect?: ((code: number, reason: string) => void) | undefined;
+  /** The first wait before reconnecting after an unexpected close. Default 500 ms. */
+  reconnectDelayMs?: number | undefined;
+  /** The longest wait between reconnects: the wait doubles up to it, with jitter. Default 30 s. */
+  maxReconnectDelayMs?: number | undefined;
+  /**
+   * Pings the service this often and drops a connection that stayed silent for a whole period
+   * (a network that vanished without closing), then reconnects. Default 30 s; 0 turns it off.
+   */
+  heartbeatMs?: number | undefined;
 }
 
-const FINAL_CLOSE_CODES = new Set([4400, 4401, 4403]);
+/** Close codes after which reconnecting cannot help: a bad `since`, bad credentials, a missing scope. */
+export const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([4400, 4401, 4403]);
+
+/** The service refused the socket for good (close code 4400, 4401 or 4403). */
+export class SocketRefusedError extends Error {
+  constructor(
+    /** The WebSocket close code. */
+    readonly closeCode: number,
+    /** The contract's error code (the close reason), e.g. `invalid_session`. */
+    readonly code: string,
+    readonly detail: string | undefined,
+  ) {
+    super(`socket refused: ${closeCode} ${code}${detail ? `: ${detail}` : ''}`);
+    this.name = 'SocketRefusedError';
+  }
+}
 
 export class SkeinSocket {
   private ws: WebSocket | undefined;
+  /** The last notification handed to onNotification (what a later run should resume from). */
   private cursor: string | undefined;
-  private closed = false;
-  private delay: number;
+  /** The last notification received, maybe still queued for onNotification (where a reconnect resumes). */
+  private received: string | undefined;
+  private closed = true;
+  /** Moves on each connect(), reconnect() and close(), so a reconnect loop of an older one gives up. */
+  private generation = 0;
+  private readonly backoff: Backoff;
+  /** Aborts a wait between reconnects when close() is called. */
+  private waiting: AbortController | undefined;
   private delivering: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: SocketOptions) {
     this.cursor = options.since;
-    this.delay = options.reconnectDelayMs ?? 500;
+    this.received = options.since;
+    this.backoff = new Backoff({
+      initialDelayMs: options.reconnectDelayMs,
+      maxDelayMs: options.maxReconnectDelayMs,
+    });
   }
 
   /** The cursor to resume from: the last notification's, or the first ready frame's. */
@@ -52,59 +94,28 @@ export class SkeinSocket {
     return this.cursor;
   }
 
-  /** Opens the socket; resolves with the ready frame. */
-  connect(): Promise<ReadyFrame> {
+  /**
+   * Opens the socket; resolves with the ready frame. By default one attempt: a failure rejects and
+   * nothing follows. With `retry`, failures that time may cure (the service down or restarting) are
+   * reported to onError and tried again with back-off; it rejects only on a refusal or close().
+   * Once connected, drops are reconnected by themselves until close().
+   */
+  async connect(options: { retry?: boolean } = {}): Promise<ReadyFrame> {
     this.closed = false;
-    return new Promise<ReadyFrame>((resolve, reject) => {
-      const url = new URL('/v1/ws/v1', this.options.baseUrl);
-      url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-      if (this.cursor !== undefined) url.searchParams.set('since', this.cursor);
-      const headers: Record<string, string> = {};
-      if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
-      else if (this.options.apiKey) headers['x-api-key'] = this.options.apiKey;
-      const ws = new WebSocket(url, { headers });
-      this.ws = ws;
-      let ready = false;
-      ws.on('message', (data: WebSocket.RawData) => {
-        const frame = JSON.parse(frameText(data)) as ServerFrame;
-        if (frame.type === 'ready') {
-          ready = true;
-          // Only the first connection starts at "now"; a resumed one keeps its cursor until a
-          // replayed notification moves it, so a drop during the replay loses nothing.
-          this.cursor ??= frame.cursor;
-          this.delay = this.options.reconnectDelayMs ?? 500;
-          this.options.onReady?.(frame);
-          resolve(frame);
-        } else if (frame.type === 'notification') {
-          this.delivering = this.delivering.then(async () => {
-            try {
-              await this.options.onNotification(frame);
-            } catch (error) {
-              this.options.onError?.(error as Error);
-            } finally {
-              this.cursor = frame.cursor;
-            }
-          });
-        } else if (frame.type === 'error') {
-          const error = new Error(`${frame.code}: ${frame.detail}`);
-          if (!ready) reject(error);
-          else this.options.onError?.(error);
+    this.generation += 1;
+    for (;;) {
+      try {
+        return await this.open();
+      } catch (error) {
+        if (!options.retry || this.closed || error instanceof SocketRefusedError) {
+          this.closed = true;
+          throw error;
         }
-      });
-      ws.on('error', (error) => {
-        if (!ready) reject(error);
-      });
-      ws.on('close', (code, reason) => {
-        if (this.ws !== ws) return;
-        if (!ready) reject(new Error(`socket closed before ready: ${code} ${reason.toString()}`));
-        if (this.closed) return;
-        if (FINAL_CLOSE_CODES.has(code)) {
-          this.options.onError?.(new Error(`socket refused: ${code} ${reason.toString()}`));
-          return;
-        }
-        this.scheduleReconnect();
-      });
-    });
+        this.options.onError?.(error as Error);
+        await this.wait();
+        if (this.closed) throw new Error('socket closed before it connected', { cause: error });
+      }
+    }
   }
 
   /** Sends `{"type": "ping"}`; the service answers with a pong frame. */
@@ -117,6 +128,8 @@ export class SkeinSocket {
    * close does by itself); handy after a network change.
    */
   async reconnect(): Promise<ReadyFrame> {
+    this.generation += 1;
+    this.waiting?.abort();
     await this.delivering;
     const old = this.ws;
     this.ws = undefined;
@@ -124,24 +137,145 @@ export class SkeinSocket {
     return this.connect();
   }
 
-  /** Closes for good; no reconnect follows. */
+  /** Closes for good; no reconnect follows, and the process is free to exit. */
   close(): Promise<void> {
     this.closed = true;
+    this.generation += 1;
+    this.waiting?.abort();
     const ws = this.ws;
     if (!ws || ws.readyState === WebSocket.CLOSED) return Promise.resolve();
     return new Promise<void>((resolve) => {
       ws.once('close', () => resolve());
-      ws.close(1000);
+      if (ws.readyState === WebSocket.CONNECTING) ws.terminate();
+      else ws.close(1000);
     });
   }
 
-  private scheduleReconnect(): void {
-    const wait = this.delay;
-    this.delay = Math.min(this.delay * 2, 30_000);
-    setTimeout(() => {
-      if (this.closed) return;
-      this.connect().catch((error: Error) => this.options.onError?.(error));
-    }, wait).unref();
+  /** One connection attempt: resolves on its ready frame, rejects when it ends before one. */
+  private open(): Promise<ReadyFrame> {
+    return new Promise<ReadyFrame>((resolve, reject) => {
+      const url = new URL('/v1/ws/v1', this.options.baseUrl);
+      url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+      if (this.received !== undefined) url.searchParams.set('since', this.received);
+      const headers: Record<string, string> = {};
+      if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
+      else if (this.options.apiKey) headers['x-api-key'] = this.options.apiKey;
+      const ws = new WebSocket(url, { headers });
+      this.ws = ws;
+      let ready = false;
+      let refusal: { code: string; detail: string } | undefined;
+      let failure: Error | undefined;
+      const stopHeartbeat = this.heartbeat(ws);
+      ws.on('message', (data: WebSocket.RawData) => {
+        let frame: ServerFrame;
+        try {
+          frame = JSON.parse(frameText(data)) as ServerFrame;
+        } catch {
+          this.options.onError?.(new Error('the service sent a frame that is not JSON'));
+          return;
+        }
+        if (frame.type === 'ready') {
+          ready = true;
+          // Only the first connection starts at "now"; a resumed one keeps its cursor until a
+          // replayed notification moves it, so a drop during the replay loses nothing.
+          this.cursor ??= frame.cursor;
+          this.received ??= frame.cursor;
+          this.backoff.reset();
+          this.options.onReady?.(frame);
+          resolve(frame);
+        } else if (frame.type === 'notification') {
+          // Queued frames are still handed out after a drop, so a reconnect resumes after them.
+          this.received = frame.cursor;
+          this.delivering = this.delivering.then(async () => {
+            try {
+              await this.options.onNotification(frame);
+            } catch (error) {
+              this.options.onError?.(error as Error);
+            } finally {
+              this.cursor = frame.cursor;
+            }
+          });
+        } else if (frame.type === 'error') {
+          // A refusal sends its error frame just before the close that says whether it is final.
+          if (!ready) refusal = { code: frame.code, detail: frame.detail };
+          else this.options.onError?.(new Error(`${frame.code}: ${frame.detail}`));
+        }
+      });
+      ws.on('error', (error) => {
+        failure = error;
+      });
+      ws.on('close', (code, reasonBuffer) => {
+        stopHeartbeat();
+        const reason = reasonBuffer.toString();
+        const refused = FINAL_CLOSE_CODES.has(code)
+          ? new SocketRefusedError(code, refusal?.code ?? reason, refusal?.detail)
+          : undefined;
+        if (!ready) {
+          reject(
+            refused ??
+              failure ??
+              new Error(
+                `socket closed before ready: ${code} ${refusal ? `${refusal.code}: ${refusal.detail}` : reason}`,
+              ),
+          );
+          return;
+        }
+        if (this.ws !== ws || this.closed) return;
+        if (refused) {
+          this.closed = true;
+          this.options.onError?.(refused);
+          return;
+        }
+        this.options.onDisconnect?.(code, reason);
+        void this.reconnectAfterDrop(this.generation);
+      });
+    });
+  }
+
+  /** After a connection that was ready dropped: tries again, with back-off, until it is ready again. */
+  private async reconnectAfterDrop(generation: number): Promise<void> {
+    const current = () => !this.closed && this.generation === generation;
+    while (current()) {
+      await this.wait();
+      if (!current()) return;
+      try {
+        await this.open();
+        return;
+      } catch (error) {
+        if (!current()) return;
+        if (error instanceof SocketRefusedError) this.closed = true;
+        this.options.onError?.(error as Error);
+      }
+    }
+  }
+
+  private async wait(): Promise<void> {
+    this.waiting = new AbortController();
+    await pause(this.backoff.next(), this.waiting.signal);
+    this.waiting = undefined;
+  }
+
+  /** Pings each period; a connection that answered nothing for a whole period is cut (and reconnected). */
+  private heartbeat(ws: WebSocket): () => void {
+    const period = this.options.heartbeatMs ?? 30_000;
+    if (period <= 0) return () => undefined;
+    let alive = true;
+    const markAlive = () => (alive = true);
+    ws.on('pong', markAlive);
+    ws.on('ping', markAlive);
+    ws.on('message', markAlive);
+    const timer = setInterval(() => {
+      if (ws.readyState !== WebSocket.OPEN) return;
+      if (!alive) {
+        ws.terminate();
+        return;
+      }
+      alive = false;
+      ws.ping();
+    }, period);
+    // The connection itself keeps the process alive; the timer need not.
+    timer.unref();
+    return () => clearInterval(timer);
   }
 }
 
