@@ -3,9 +3,6 @@
 // verification; then the Python SDK's pytest suite (sdks/python/tests) with this service's URL and
 // the test admin's credentials in its environment.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import {
   MessageRejected,
@@ -16,8 +13,8 @@ import {
   WebhookVerificationError,
   type NotificationFrame,
 } from '../../sdks/typescript/src/index.js';
-import { PROJECT_ROOT } from '../../src/platform/paths.js';
 import { registerWriter, STRONG_PASSWORD, uniqueTag, type TestUser } from '../support/factories.js';
+import { pythonSdkVenv, runCommand } from '../support/python-venv.js';
 import { startTestServer, TEST_ADMIN, type TestServer } from '../support/test-server.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { botWithEndpoint, messageTo } from '../webhooks/webhook-helpers.js';
@@ -283,54 +280,34 @@ describe('TypeScript SDK: verifyWebhook', () => {
 });
 
 describe('Python SDK: pytest sdks/python/tests against this service', () => {
-  const venvPython = path.join(PROJECT_ROOT, 'sdks/python/.venv/bin/python');
+  let venvPython: string;
+  beforeAll(async () => {
+    // Makes sdks/python/.venv when it is missing or stale (sdks/python/setup-venv.sh).
+    venvPython = await pythonSdkVenv();
+  }, 600_000);
 
   it('when pytest runs against the service, then every Python test passes', async () => {
-    if (!existsSync(venvPython)) {
-      throw new Error(
-        `The Python SDK's virtualenv is missing (${venvPython}). Create it with sdks/python/setup-venv.sh ` +
-          '(needs Python 3.11+ with venv: apt-get install python3-venv).',
-      );
-    }
-    const result = await run(
+    const result = await runCommand(
       venvPython,
       ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'sdks/python/tests'],
       {
-        SKEIN_URL: api.url,
-        SKEIN_ADMIN_TAG: TEST_ADMIN.tag,
-        SKEIN_ADMIN_PASSWORD: TEST_ADMIN.password,
+        env: {
+          SKEIN_URL: api.url,
+          SKEIN_ADMIN_TAG: TEST_ADMIN.tag,
+          SKEIN_ADMIN_PASSWORD: TEST_ADMIN.password,
+        },
       },
     );
     if (result.code !== 0) throw new Error(`pytest failed (exit ${result.code}):\n${result.output}`);
     // The summary names only passes: a skipped, xfailed or erroring test would be listed there.
     // Over a minute, pytest adds the time as h:mm:ss: "20 passed in 208.82s (0:03:28)".
     expect(result.output).toMatch(/^\d+ passed in [\d.]+s(?: \(\d+:\d\d:\d\d\))?\s*$/m);
-  }, 240_000);
+  }, 420_000);
 });
 
 function idsOf(event: { content: object }): string[] {
   const content = event.content as { messages?: { id: string }[] };
   return (content.messages ?? []).map((m) => m.id);
-}
-
-/** Runs a command without blocking this process: the service under test runs in it. */
-function run(
-  command: string,
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, ...env, PYTHONDONTWRITEBYTECODE: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, output }));
-  });
 }
 
 async function waitUntil(predicate: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {

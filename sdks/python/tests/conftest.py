@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from skein import SkeinClient
+from skein_chat import SkeinClient
 
 PASSWORD = "plenty-long-passphrase-42"
 WRITER_SCOPES = ["messages.read", "messages.write", "realtime.connect", "channels.create"]

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from skein import EVENT_TYPES, WebhookBot
+from skein_chat import EVENT_TYPES, WebhookBot
 
 from .conftest import User
 

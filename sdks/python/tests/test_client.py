@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from skein import MessageRejected, SkeinClient, SkeinError
+from skein_chat import MessageRejected, SkeinClient, SkeinError
 
 from .conftest import PASSWORD, User, unique_tag
 

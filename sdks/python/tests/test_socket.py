@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from skein import SkeinSocket, SocketRefused
+from skein_chat import SkeinSocket, SocketRefused
 
 from .conftest import User
 

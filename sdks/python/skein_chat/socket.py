@@ -3,28 +3,45 @@
 Frames: ``{"type": "ready", "uid", "cursor"}``, then ``{"type": "notification", "cursor", "event"}``.
 The client remembers the cursor of the last notification it handed out (or of the first ready
 frame) and after any drop reconnects with ``?since=<cursor>``: the service replays what was missed,
-in order, exactly once. Refusals (close codes 4400, 4401, 4403) end the iteration with SocketRefused.
+in order, exactly once. It reconnects for ever, waiting longer after each failed attempt
+(exponential back-off with jitter, capped); refusals that no retry can mend (close codes 4400,
+4401, 4403) end the iteration with SocketRefused.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+import logging
+import time
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-FINAL_CLOSE_CODES = {4400, 4401, 4403}
+from .backoff import Backoff
+
+FINAL_CLOSE_CODES = frozenset({4400, 4401, 4403})
+# A connection that stayed up this long was a good one: the next failure waits from the start again.
+STABLE_SECONDS = 10.0
+
+log = logging.getLogger("skein_chat.socket")
 
 
 class SocketRefused(Exception):
+    """The service refused or ended the socket with ``code`` (4401 not authenticated, 4403 a scope is
+    missing, 4400 a bad ``since``; others, such as 1013 unavailable, are retried)."""
+
     def __init__(self, code: int, reason: str) -> None:
         super().__init__(f"socket refused: {code} {reason}")
         self.code = code
         self.reason = reason
+
+    @property
+    def final(self) -> bool:
+        return self.code in FINAL_CLOSE_CODES
 
 
 class SkeinSocket:
@@ -36,13 +53,17 @@ class SkeinSocket:
         api_key: str | None = None,
         since: str | None = None,
         reconnect_delay: float = 0.5,
+        max_reconnect_delay: float = 30.0,
+        on_ready: Callable[[dict[str, Any]], None] | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.token = token
         self.api_key = api_key
         self._cursor = since
-        self._reconnect_delay = reconnect_delay
+        self._backoff = Backoff(reconnect_delay, max_reconnect_delay)
+        self._on_ready = on_ready
         self._ws: ClientConnection | None = None
+        self._connected_at = 0.0
         self._closed = False
         self.ready: dict[str, Any] | None = None
 
@@ -65,13 +86,13 @@ class SkeinSocket:
         elif self.api_key:
             headers["x-api-key"] = self.api_key
         self._closed = False
-        ws = await connect(self._url(), additional_headers=headers)
+        ws = await connect(self._url(), additional_headers=headers, open_timeout=20)
         try:
-            frame = json.loads(await ws.recv())
+            frame: dict[str, Any] = json.loads(await ws.recv())
         except ConnectionClosed as closed:
             raise _refusal(closed) from closed
         if frame.get("type") == "error":
-            # A refusal: an error frame, then a close whose code says why (4401, 4403, 4400, ...).
+            # A refusal: an error frame, then a close whose code says why (4401, 4403, 4400, 1013, ...).
             try:
                 await asyncio.wait_for(ws.recv(), timeout=5)
             except ConnectionClosed as closed:
@@ -88,22 +109,33 @@ class SkeinSocket:
         if self._cursor is None:
             self._cursor = frame["cursor"]
         self._ws = ws
+        self._connected_at = time.monotonic()
         self.ready = frame
+        if self._on_ready is not None:
+            self._on_ready(frame)
         return frame
 
     async def notifications(self) -> AsyncIterator[dict[str, Any]]:
         """Yields notification frames for ever, reconnecting from the last cursor after a drop."""
-        delay = self._reconnect_delay
+        first = self._ws is None
         while not self._closed:
             if self._ws is None:
+                if not first:
+                    wait = self._backoff.next()
+                    log.info("reconnecting in %.1f s", wait)
+                    await asyncio.sleep(wait)
+                    if self._closed:
+                        return
+                first = False
                 try:
                     await self.connect()
-                    delay = self._reconnect_delay
-                except SocketRefused:
-                    raise
-                except (OSError, ConnectionClosed):
-                    await asyncio.sleep(delay)
-                    delay = min(delay * 2, 30.0)
+                except SocketRefused as refused:
+                    if refused.final:
+                        raise
+                    log.warning("connection refused (%s %s)", refused.code, refused.reason)
+                    continue
+                except (OSError, TimeoutError, ConnectionClosed, InvalidHandshake) as error:
+                    log.warning("cannot connect to %s: %s", self.base_url, error or type(error).__name__)
                     continue
             ws = self._ws
             assert ws is not None
@@ -113,9 +145,12 @@ class SkeinSocket:
                 self._ws = None
                 if self._closed:
                     return
-                code = closed.rcvd.code if closed.rcvd else 1006
-                if code in FINAL_CLOSE_CODES:
-                    raise _refusal(closed) from closed
+                refusal = _refusal(closed)
+                if refusal.final:
+                    raise refusal from closed
+                log.warning("connection lost (%s %s)", refusal.code, refusal.reason)
+                if time.monotonic() - self._connected_at >= STABLE_SECONDS:
+                    self._backoff.reset()
                 continue
             frame = json.loads(raw)
             if frame.get("type") == "notification":
