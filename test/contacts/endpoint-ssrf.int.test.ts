@@ -55,7 +55,8 @@ async function expectAllRefused(token: string, urls: string[]): Promise<void> {
     expect({ url, status: res.status, body: res.body }).toEqual({
       url,
       status: 400,
-      body: { code: 'invalid_endpoint', detail: expect.any(String) },
+      // The refusal names the setting a developer on a local machine needs (first-hour review 2026-11-28).
+      body: { code: 'invalid_endpoint', detail: expect.stringContaining('SKEIN_WEBHOOK_ALLOW_PRIVATE=true') },
     });
   }
   expect(target.requests).toEqual([]);

@@ -87,7 +87,9 @@ export async function verifyEndpoint(
   if (proof.outcome === 'refused') {
     throw new AppError(
       'invalid_endpoint',
-      'The endpoint resolves to a private, loopback or link-local address, which Skein does not call.',
+      'The endpoint resolves to a private, loopback or link-local address, which Skein does not call. ' +
+        'For local development, the operator may restart Skein with SKEIN_WEBHOOK_ALLOW_PRIVATE=true; or ' +
+        'listen on the WebSocket instead (the SDKs’ run loop), which needs no public address.',
     );
   }
   if (proof.outcome === 'failed') {
