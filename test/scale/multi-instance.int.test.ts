@@ -25,12 +25,8 @@ import { startServiceProcess, type ServiceProcess } from '../support/service-pro
 import { freePort } from '../support/test-neo4j.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { startEmbeddedNeo4j, type EmbeddedNeo4j } from '../../src/platform/neo4j/embedded-neo4j.js';
-import {
-  TEST_ADMIN,
-  type ApiResponse,
-  type RequestOptions,
-  type TestServer,
-} from '../support/test-server.js';
+import { TEST_ADMIN, type TestServer } from '../support/test-server.js';
+import { processApi } from '../support/process-api.js';
 import { closeAllSockets, openSocket, type Frame, type TestSocket } from '../support/ws-client.js';
 import { download, upload } from '../files/file-helpers.js';
 import { botWithEndpoint } from '../webhooks/webhook-helpers.js';
@@ -55,29 +51,6 @@ const instances: Record<'a' | 'b' | 'c', { process: ServiceProcess; api: TestSer
   b: undefined,
   c: undefined,
 };
-
-/** What the factories need of a server (url and request), for a service running as a process. */
-function processApi(url: string): TestServer {
-  const request = async <T>(method: string, pathname: string, options: RequestOptions = {}) => {
-    const headers: Record<string, string> = { ...options.headers };
-    if (options.token) headers.authorization = `Bearer ${options.token}`;
-    if (options.apiKey) headers['x-api-key'] = options.apiKey;
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(url + pathname, {
-      method,
-      headers,
-      body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
-    });
-    const text = await res.text();
-    return {
-      status: res.status,
-      body: (text ? JSON.parse(text) : null) as T,
-      headers: res.headers,
-      cookies: {},
-    } satisfies ApiResponse<T>;
-  };
-  return { url, request } as unknown as TestServer;
-}
 
 const METRICS_TOKEN = 'metrics-token-for-multi-instance-tests';
 

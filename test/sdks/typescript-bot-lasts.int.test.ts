@@ -21,12 +21,8 @@ import { PROJECT_ROOT } from '../../src/platform/paths.js';
 import { createManaged, registerWriter, type TestUser } from '../support/factories.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { freePort } from '../support/test-neo4j.js';
-import {
-  TEST_ADMIN,
-  type ApiResponse,
-  type RequestOptions,
-  type TestServer,
-} from '../support/test-server.js';
+import { TEST_ADMIN } from '../support/test-server.js';
+import { processApi } from '../support/process-api.js';
 
 // A Neo4j start, two service starts and a bot that backs off up to 30 s, on a loaded 2-core machine.
 jest.setTimeout(900_000);
@@ -76,28 +72,6 @@ function startService(): Promise<ServiceProcess> {
     SKEIN_RATE_LIMIT_ACTIONS_PER_MIN: '100000',
     LOG_LEVEL: 'silent',
   });
-}
-
-/** What the factories need of a server (url and request), for the service running as a process. */
-function processApi(url: string): TestServer {
-  const request = async <T>(method: string, pathname: string, options: RequestOptions = {}) => {
-    const headers: Record<string, string> = { ...options.headers };
-    if (options.token) headers.authorization = `Bearer ${options.token}`;
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(url + pathname, {
-      method,
-      headers,
-      body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
-    });
-    const text = await res.text();
-    return {
-      status: res.status,
-      body: (text ? JSON.parse(text) : null) as T,
-      headers: res.headers,
-      cookies: {},
-    } satisfies ApiResponse<T>;
-  };
-  return { url, request } as unknown as TestServer;
 }
 
 interface BotProcess {
