@@ -29,14 +29,20 @@ afterAll(async () => {
   await api.close();
 });
 
+/** Turns off every endpoint not yet off, in `tx`; answers how many it turned off. */
+async function turnOffLiveEndpoints(tx: Transaction): Promise<number> {
+  const result = await tx.run(
+    `MATCH (c:Contact {kind: 'endpoint'}) WHERE c.disabled_at IS NULL SET c.disabled_at = datetime()`,
+  );
+  return result.summary.counters.updates().propertiesSet;
+}
+
 /** Runs `work` in a write transaction in which no endpoint is live, then rolls it all back. */
 async function withEveryEndpointOff(work: (tx: Transaction) => Promise<void>): Promise<void> {
   const session = driver.session();
   const tx = session.beginTransaction();
   try {
-    await tx.run(
-      `MATCH (c:Contact {kind: 'endpoint'}) WHERE c.disabled_at IS NULL SET c.disabled_at = datetime()`,
-    );
+    await turnOffLiveEndpoints(tx);
     await work(tx);
   } finally {
     await tx.rollback();
@@ -55,11 +61,18 @@ const pollSees = async (tx: Transaction, limit: number) =>
 describe('the webhook planner without a live endpoint', () => {
   it('when no endpoint is live and the planner is less than a batch behind, then a round neither locks nor writes, and the poll sees nothing to plan', async () => {
     await withEveryEndpointOff(async (tx) => {
-      // A batch larger than any lag: only a live endpoint could make the round worth its write.
-      const round = await plan(tx, 1_000_000_000);
-      expect(round.records).toHaveLength(0);
-      expect(round.summary.counters.containsUpdates()).toBe(false);
-      expect(await pollSees(tx, 1_000_000_000)).toBe(false);
+      // A batch larger than any lag: only a live endpoint could make the round worth its write. The
+      // statements read committed data, so an endpoint that another test file verifies meanwhile is
+      // live for them: such an attempt proves nothing, and is made again with that endpoint off too.
+      for (let attempt = 1; ; attempt += 1) {
+        const round = await plan(tx, 1_000_000_000);
+        const sees = await pollSees(tx, 1_000_000_000);
+        if ((await turnOffLiveEndpoints(tx)) > 0 && attempt < 5) continue;
+        expect(round.records).toHaveLength(0);
+        expect(round.summary.counters.containsUpdates()).toBe(false);
+        expect(sees).toBe(false);
+        return;
+      }
     });
   });
 
