@@ -1,10 +1,15 @@
 // Traversal from a visible origin along one edge type ($edge: 'REPLY' or 'STITCH'): ancestors up to
 // $up_depth hops (reply parents, or incoming stitches) and descendants up to $down_depth hops
-// (reply children, or outgoing stitches; with $default_path_only only each message's
-// default_outgoing child). Both walks are breadth-first, one level per reduce() step, so they stop
-// at the asked depth, never revisit a message (stitches may form cycles), and never step onto a
-// message the viewer may not see: an invisible ancestor ends the upward walk, an invisible child
-// prunes its subtree. Each walk stops growing once it has $max_nodes messages.
+// (reply children, or outgoing stitches). With $default_path_only a walk takes only default edges,
+// those from a message to the child its default_outgoing names (decision 027): downward each
+// message's default child (a single chain), upward only the parents whose default child is the
+// message below (incoming defaults: the messages whose default chain leads to the origin; by
+// stitches several may, by replies at most the one parent). Both walks are breadth-first, one level
+// per reduce() step, so they stop at the asked depth, never revisit a message (stitches may form
+// cycles), and never step onto a message the viewer may not see: an invisible ancestor ends the
+// upward walk, an invisible child prunes its subtree. The default test is made only between two
+// visible messages, so it tells nothing the viewer's own `default_outgoing` fields do not. Each walk
+// stops growing once it has $max_nodes messages.
 // With $get_children, the one-hop children of every walked message that are not walked yet join at
 // their parent's depth + 1. The answer is then bounded as a whole, extras included: the $max_nodes
 // nearest messages (by |depth|, downward first on a tie, then id), and of those only the nearest
@@ -19,7 +24,10 @@ WITH origin,
       WHEN size(walk.frontier) = 0 OR size(walk.seen) > $max_nodes THEN walk
       ELSE head([level IN [
           reduce(fresh = [], above IN reduce(reached = [], below IN walk.frontier |
-              reached + [(p:Message)-[r:REPLY|STITCH]->(below) WHERE type(r) = $edge AND {{can_see(p)}} | p]) |
+              reached + [(p:Message)-[r:REPLY|STITCH]->(below)
+                         WHERE type(r) = $edge
+                           AND (NOT $default_path_only OR p.default_outgoing = below.id)
+                           AND {{can_see(p)}} | p]) |
             CASE WHEN above IN fresh OR above.id IN walk.seen THEN fresh ELSE fresh + above END)
         ] | {
           frontier: level,

@@ -24,7 +24,9 @@ export function createOpenApiRegistry(): OpenAPIRegistry {
   registry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
     scheme: 'bearer',
-    description: 'Opaque session token `svc_session_<id>.<secret>`.',
+    description:
+      'Opaque session token `svc_session_<id>.<secret>`, or an API key `sk_…` (as OpenAI-style clients ' +
+      'send theirs; it then counts as that key, exactly as in `x-api-key`).',
   });
   registry.registerComponent('securitySchemes', 'apiKey', {
     type: 'apiKey',
@@ -49,7 +51,7 @@ export function generateOpenApiDocument(registry: OpenAPIRegistry, serverUrl: st
         'Real-time messaging for people and bots, where messages form a graph. Errors are ' +
         '`{"detail", "code"}`; validation errors answer 422; a path called with a method it does not have ' +
         'answers 405 `method_not_allowed` with an `Allow` header. Authenticate with `Authorization: Bearer`, ' +
-        '`x-api-key` or the `svc_session` cookie (Bearer wins). The same operations exist in GraphQL at `/graphql`.',
+        '`x-api-key` or the `svc_session` cookie (Bearer wins; a Bearer `sk_` API key counts as that key). The same operations exist in GraphQL at `/graphql`.',
     },
     servers: [{ url: serverUrl }],
   });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   createKey,
   createManaged,
+  grant,
   registerUser,
   registerWriter,
   uniqueTag,
@@ -16,6 +17,12 @@ interface Model {
   object: string;
   created: number;
   owned_by: string;
+  uid: string;
+  user_tag: string;
+  display_name: string | null;
+  version: string | null;
+  modalities: string[];
+  integrations: string[];
 }
 interface ModelList {
   object: string;
@@ -39,8 +46,9 @@ beforeAll(async () => {
   const stem = uniqueTag('mdl');
   versioned = (await createManaged(api, manager.token, {
     user_tag: `${stem}A`,
+    display_name: 'Versioned Bot',
     is_bot: true,
-    bot: { versions: ['v1', 'v2-large'] },
+    bot: { versions: ['v1', 'v2-large'], modalities: ['text', 'image'], integrations: ['webhook'] },
   })) as Bot;
   plain = (await createManaged(api, manager.token, { user_tag: `${stem}b`, is_bot: true })) as Bot;
   notBot = (await createManaged(api, manager.token, { user_tag: `${stem}C`, is_bot: false })) as Bot;
@@ -70,26 +78,34 @@ describe('GET /v1/models', () => {
     const list = await listModels(reader.token);
     expect(list.object).toBe('list');
     const ours = list.data.filter((m) => m.id.startsWith(versioned.user_tag.slice(0, -1)));
+    const versionedEntry = (id: string, version: string | null): Model => ({
+      id,
+      object: 'model',
+      created: seconds(versioned.created_at),
+      owned_by: manager.tag,
+      uid: versioned.uid,
+      user_tag: versioned.user_tag,
+      display_name: 'Versioned Bot',
+      version,
+      modalities: ['text', 'image'],
+      integrations: ['webhook'],
+    });
     expect(ours).toEqual([
+      versionedEntry(versioned.user_tag, null),
+      versionedEntry(`${versioned.user_tag}:v1`, 'v1'),
+      versionedEntry(`${versioned.user_tag}:v2-large`, 'v2-large'),
       {
-        id: versioned.user_tag,
+        id: plain.user_tag,
         object: 'model',
-        created: seconds(versioned.created_at),
+        created: seconds(plain.created_at),
         owned_by: manager.tag,
+        uid: plain.uid,
+        user_tag: plain.user_tag,
+        display_name: null,
+        version: null,
+        modalities: [],
+        integrations: [],
       },
-      {
-        id: `${versioned.user_tag}:v1`,
-        object: 'model',
-        created: seconds(versioned.created_at),
-        owned_by: manager.tag,
-      },
-      {
-        id: `${versioned.user_tag}:v2-large`,
-        object: 'model',
-        created: seconds(versioned.created_at),
-        owned_by: manager.tag,
-      },
-      { id: plain.user_tag, object: 'model', created: seconds(plain.created_at), owned_by: manager.tag },
     ]);
     expect(list.data.map((m) => m.id)).not.toContain(notBot.user_tag);
   });
@@ -97,13 +113,22 @@ describe('GET /v1/models', () => {
   it('when a user made themself a bot, then they own their entries', async () => {
     const list = await listModels(reader.token);
     const theirs = list.data.filter((m) => m.id === selfBot.tag || m.id.startsWith(`${selfBot.tag}:`));
-    expect(theirs).toEqual([
-      { id: selfBot.tag, object: 'model', created: seconds(selfBotCreatedAt), owned_by: selfBot.tag },
+    expect(
+      theirs.map(({ id, created, owned_by, uid, version }) => ({ id, created, owned_by, uid, version })),
+    ).toEqual([
       {
-        id: `${selfBot.tag}:solo`,
-        object: 'model',
+        id: selfBot.tag,
         created: seconds(selfBotCreatedAt),
         owned_by: selfBot.tag,
+        uid: selfBot.uid,
+        version: null,
+      },
+      {
+        id: `${selfBot.tag}:solo`,
+        created: seconds(selfBotCreatedAt),
+        owned_by: selfBot.tag,
+        uid: selfBot.uid,
+        version: 'solo',
       },
     ]);
   });
@@ -115,6 +140,81 @@ describe('GET /v1/models', () => {
     const bots = ids.filter((id) => !id.includes(':')).map((id) => id.toLowerCase());
     expect([...bots].sort()).toEqual(bots);
     for (const model of list.data) expect(model.object).toBe('model');
+  });
+
+  it('when a bot is deactivated, then it is not listed; reactivated, it is again', async () => {
+    const bot = (await createManaged(api, manager.token, { is_bot: true, bot: { versions: ['x'] } })) as Bot;
+    const ids = async () => (await listModels(reader.token)).data.map((m) => m.id);
+    expect(await ids()).toContain(bot.user_tag);
+    const off = await api.request('POST', `/v1/managed/users/${bot.uid}/deactivate`, {
+      token: manager.token,
+    });
+    expect(off.status).toBe(200);
+    expect(await ids()).not.toContain(bot.user_tag);
+    expect(await ids()).not.toContain(`${bot.user_tag}:x`);
+    const on = await api.request('POST', `/v1/managed/users/${bot.uid}/reactivate`, { token: manager.token });
+    expect(on.status).toBe(200);
+    expect(await ids()).toContain(bot.user_tag);
+  });
+
+  it('when a bot is banned, or its only manager is, then it is not listed (as user search leaves it out)', async () => {
+    const otherManager = await registerWriter(api);
+    const [bannedBot, orphanedBot] = await Promise.all([
+      createManaged(api, manager.token, { is_bot: true }),
+      createManaged(api, otherManager.token, { is_bot: true, bot: { versions: ['v1'] } }),
+    ]);
+    const ids = async () => (await listModels(reader.token)).data.map((m) => m.id);
+    expect(await ids()).toEqual(expect.arrayContaining([bannedBot.user_tag, orphanedBot.user_tag]));
+    await grant(api, bannedBot.uid, { scopes: [] });
+    await grant(api, otherManager.uid, { scopes: [] });
+    const after = await ids();
+    for (const id of [bannedBot.user_tag, orphanedBot.user_tag, `${orphanedBot.user_tag}:v1`]) {
+      expect(after).not.toContain(id);
+    }
+    expect(after).toContain(versioned.user_tag);
+  });
+
+  it('when an API key comes as Authorization: Bearer (as OpenAI clients send it), then it is accepted as the key', async () => {
+    const partner = await registerWriter(api, { apiAccess: true });
+    const { key } = await createKey(api, partner.token);
+    const res = await api.request<ModelList>('GET', '/v1/models', {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((m) => m.id)).toContain(versioned.user_tag);
+    const me = await api.request<{ uid: string }>('GET', '/v1/users/me', {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(me.body.uid).toBe(partner.uid);
+  });
+
+  it('when a Bearer API key is revoked or wrong, then 401 invalid_api_key', async () => {
+    const partner = await registerWriter(api, { apiAccess: true });
+    const { key, key_id } = await createKey(api, partner.token);
+    const revoke = await api.request('DELETE', `/v1/auth/keys/${key_id}`, { token: partner.token });
+    expect(revoke.status).toBe(200);
+    for (const bearer of [key, `${key.slice(0, -4)}AAAA`, 'sk_nonsense']) {
+      const res = await api.request('GET', '/v1/models', { headers: { authorization: `Bearer ${bearer}` } });
+      expect(res.status).toBe(401);
+      expect(res.body).toMatchObject({ code: 'invalid_api_key' });
+    }
+  });
+
+  it('when a Bearer API key lacks messages.read, then 403 insufficient_scope, as in x-api-key', async () => {
+    const partner = await registerWriter(api, { apiAccess: true });
+    const { key } = await createKey(api, partner.token, { scopes_cap: 'messages.write' });
+    const res = await api.request('GET', '/v1/models', { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ code: 'insufficient_scope' });
+  });
+
+  it('when a Bearer API key belongs to an account without API access, then 403 api_access_required', async () => {
+    const partner = await registerWriter(api, { apiAccess: true });
+    const { key } = await createKey(api, partner.token);
+    await grant(api, partner.uid, { has_api_access: false });
+    const res = await api.request('GET', '/v1/models', { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ code: 'api_access_required' });
   });
 
   it('when nobody is signed in, then 401', async () => {
@@ -134,7 +234,7 @@ describe('GET /v1/models', () => {
 describe('GraphQL models', () => {
   it('when a reader asks, then the same list as REST comes back', async () => {
     const res = await api.graphql<{ models: ModelList }>(
-      '{ models { object data { id object created owned_by } } }',
+      '{ models { object data { id object created owned_by uid user_tag display_name version modalities integrations } } }',
       {},
       {
         token: reader.token,

@@ -3,6 +3,10 @@
 // jest worker runs the script once (it returns at once when the virtualenv matches pyproject.toml);
 // a lock directory keeps two workers from building it at the same time. Without python3 or its venv
 // module the tests fail at once, naming the command that installs them.
+// Tests that drive Skein with other Python clients (the official `openai` package lists
+// GET /v1/models) add PYTHON_TEST_PACKAGES, pinned, to the same virtualenv through
+// pythonTestVenv(), under the same lock and with a stamp of their own, so it too installs once and
+// again only when the list changes (or the virtualenv is made anew).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,12 +17,23 @@ const VENV_PYTHON = path.join(PYTHON_SDK_DIR, '.venv/bin/python');
 const LOCK_DIR = path.join(PYTHON_SDK_DIR, '.venv.lock');
 const INSTALL_HINT = 'apt-get install python3-venv';
 
+/** Python packages the tests use beside the SDK's own, pinned so a clean machine gets the same. */
+export const PYTHON_TEST_PACKAGES = ['openai==3.57.0'];
+const TEST_PACKAGES_STAMP = path.join(PYTHON_SDK_DIR, '.venv/.test-packages');
+
 let ready: Promise<string> | undefined;
+let withTestPackages: Promise<string> | undefined;
 
 /** The virtualenv's python, once sdks/python/.venv holds the SDK (editable) and its test tools. */
 export function pythonSdkVenv(): Promise<string> {
   ready ??= makeVenv();
   return ready;
+}
+
+/** The virtualenv's python, once it also holds PYTHON_TEST_PACKAGES. */
+export function pythonTestVenv(): Promise<string> {
+  withTestPackages ??= addTestPackages();
+  return withTestPackages;
 }
 
 /** Throws at once, naming the command to run, unless python3 (3.11+) with venv and ensurepip is there. */
@@ -48,6 +63,37 @@ async function makeVenv(): Promise<string> {
     }
   });
   return VENV_PYTHON;
+}
+
+async function addTestPackages(): Promise<string> {
+  const python = await pythonSdkVenv();
+  const wanted = PYTHON_TEST_PACKAGES.join('\n');
+  const installed = () => {
+    try {
+      return readFileSync(TEST_PACKAGES_STAMP, 'utf8') === wanted;
+    } catch {
+      return false;
+    }
+  };
+  if (installed()) return python;
+  await withLock(async () => {
+    if (installed()) return;
+    const result = await runCommand(python, [
+      '-m',
+      'pip',
+      'install',
+      '-q',
+      '--disable-pip-version-check',
+      ...PYTHON_TEST_PACKAGES,
+    ]);
+    if (result.code !== 0) {
+      throw new Error(
+        `pip install ${PYTHON_TEST_PACKAGES.join(' ')} into sdks/python/.venv failed (exit ${result.code}):\n${result.output}`,
+      );
+    }
+    writeFileSync(TEST_PACKAGES_STAMP, wanted);
+  });
+  return python;
 }
 
 /** Runs `work` holding the lock directory; a lock whose process has ended is taken over. */

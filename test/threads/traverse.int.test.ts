@@ -472,9 +472,12 @@ describe('default_path_only and get_children', () => {
     expect(edgeList(t)).toEqual([`${root.id}>${b.id}:reply`, `${b.id}>${b2.id}:reply`].sort());
   });
 
-  it('when default_path_only is set, then upward is unchanged', async () => {
+  it('when default_path_only is set, then upward follows only incoming default edges (decision 027)', async () => {
+    // b2 names no default, so b2x is reached through no default edge: nothing above it comes.
     const t = await traverse(alice, b2x.id, '?default_path_only=true&up_depth=3&down_depth=0');
-    expect(depths(t)).toEqual({ [root.id]: -3, [b.id]: -2, [b2.id]: -1, [b2x.id]: 0 });
+    expect(depths(t)).toEqual({ [b2x.id]: 0 });
+    const fromB2 = await traverse(alice, b2.id, '?default_path_only=true&up_depth=3&down_depth=0');
+    expect(depths(fromB2)).toEqual({ [root.id]: -2, [b.id]: -1, [b2.id]: 0 });
   });
 
   it('when get_children is added, then the one-hop children of every returned message join at depth + 1', async () => {

@@ -1,7 +1,7 @@
 // Minting sessions and resolving credentials into a caller: the one place for session TTL,
 // permission freezing (requested ∩ key cap ∩ grant), the checks every credential passes, who may
 // sign in at all, and how often a credential's last use is written.
-import type { Caller, Credentials } from '../../platform/auth/caller.js';
+import { presentedCredential, type Caller, type Credentials } from '../../platform/auth/caller.js';
 import { intersectScopes, type Scope } from '../../platform/auth/scopes.js';
 import {
   formatSessionToken,
@@ -200,19 +200,21 @@ function noteSessionUse(ctx: AppContext, session: repo.SessionRecord): void {
 }
 
 /**
- * Resolves the credentials of a request: Bearer wins over x-api-key, which wins over the cookie.
- * No credentials give null; a credential that is presented but invalid is a 401. `reads` is where
- * the records come from (socket re-checks gather theirs, credential-reads.ts).
+ * Resolves the credentials of a request: Bearer wins over x-api-key, which wins over the cookie, and
+ * a Bearer token that is an API key counts as that key (presentedCredential). No credentials give
+ * null; a credential that is presented but invalid is a 401. `reads` is where the records come from
+ * (socket re-checks gather theirs, credential-reads.ts).
  */
 export async function authenticate(
   ctx: AppContext,
   credentials: Credentials,
   reads: CredentialReads = directReads(ctx),
 ): Promise<Caller | null> {
-  if (credentials.bearer) return callerFromSessionToken(ctx, credentials.bearer, reads);
-  if (credentials.apiKey) return callerFromApiKey(ctx, credentials.apiKey, reads);
-  if (credentials.cookie) return callerFromSessionToken(ctx, credentials.cookie, reads);
-  return null;
+  const presented = presentedCredential(credentials);
+  if (!presented) return null;
+  return presented.kind === 'api_key'
+    ? callerFromApiKey(ctx, presented.key, reads)
+    : callerFromSessionToken(ctx, presented.token, reads);
 }
 
 export async function callerFromSessionToken(

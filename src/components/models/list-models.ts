@@ -1,5 +1,8 @@
 // GET /v1/models: the bots and their versions as an OpenAI-compatible model list, so model-picker
-// clients written for that format can address a bot (or one version of it) by id.
+// clients written for that format (the official `openai` packages' `models.list()`, pointed at
+// Skein's /v1 with a Skein token as the API key) can address a bot (or one version of it) by id.
+// The four OpenAI fields come first and keep OpenAI's types (`created` whole unix seconds); Skein's
+// own fields sit beside them, which those clients keep as extra attributes.
 import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
@@ -17,9 +20,21 @@ export async function listModels(ctx: AppContext, caller: Caller): Promise<Model
     // Versions carry no timestamps of their own: they share the bot's creation time and owner.
     const created = Math.floor(Date.parse(bot.created_at) / 1000);
     const owned_by = bot.manager_tag ?? bot.user_tag;
-    data.push({ id: bot.user_tag, object: 'model', created, owned_by });
+    const entry = (id: string, version: string | null): Model => ({
+      id,
+      object: 'model',
+      created,
+      owned_by,
+      uid: bot.uid,
+      user_tag: bot.user_tag,
+      display_name: bot.display_name,
+      version,
+      modalities: bot.modalities,
+      integrations: bot.integrations,
+    });
+    data.push(entry(bot.user_tag, null));
     for (const version of new Set(bot.versions)) {
-      data.push({ id: `${bot.user_tag}${VERSION_SEPARATOR}${version}`, object: 'model', created, owned_by });
+      data.push(entry(`${bot.user_tag}${VERSION_SEPARATOR}${version}`, version));
     }
   }
   return { object: 'list', data };

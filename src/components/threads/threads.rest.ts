@@ -204,8 +204,15 @@ export function mountThreadRoutes(routes: RouteTable, ctx: AppContext): void {
       'outgoing ones). A walk never passes through a message you may not see: an invisible ancestor ends ' +
       'the upward walk and an invisible child prunes its subtree. Each message appears once, at its ' +
       'nearest depth (a stitch cycle reaching it both ways keeps the downward depth on a tie). ' +
-      '`default_path_only` follows only `default_outgoing` downward (when that child is one by ' +
-      '`edge_type`). `get_children` adds the one-hop children of every returned message not yet returned. ' +
+      '`default_path_only` walks default edges only (an edge of `edge_type` from a message to the child ' +
+      'its `default_outgoing` names, reply or stitch child): downward the single chain of default ' +
+      'children; upward the incoming defaults, that is only a parent whose `default_outgoing` is the ' +
+      'message below it, so the walk stops at the first ancestor edge that is not a default one (with ' +
+      '`links`, every message that stitches to the one below and names it as its default). The answer ' +
+      'is then the messages whose default chain leads to the origin, the origin, and its own default ' +
+      'chain. (The interface specification lists incoming defaults as not implemented and leaves upward ' +
+      'unchanged; Skein follows them upward too. Without `default_path_only` nothing changes.) ' +
+      '`get_children` adds the one-hop children of every returned message not yet returned. ' +
       '`get_replies` adds `replies: {count, ids}` (visible reply children) to each message. `edges` are ' +
       `the edges of the chosen type between returned messages. Each direction walks at most ` +
       `${schemas.MAX_TRAVERSAL_NODES} messages, nearest levels first, and the answer holds at most ` +

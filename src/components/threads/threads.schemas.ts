@@ -74,8 +74,11 @@ export const TraverseQuery = z.object({
     type: 'boolean',
     default: false,
     description:
-      "Downward, follow only each message's `default_outgoing` child (when it is a child by edge_type), " +
-      'a single chain; upward is unchanged.',
+      'Walk default edges only: an edge of `edge_type` from a message to the child its `default_outgoing` ' +
+      "names. Downward: each message's default child, a single chain. Upward (incoming defaults): only " +
+      'a parent whose default child is the message below it, so the walk stops at the first edge that ' +
+      'is not its parent’s default; with `links` several messages may stitch to one and name it their ' +
+      'default, and each such parent is followed. Messages you may not see end the walk as always.',
   }),
   // `depth` always comes; `replies` (with get_replies) only when asked for, once fields are chosen.
   fields: fieldsQuery(['depth', 'replies']),

@@ -1,7 +1,9 @@
 // GET /v1/messages/traverse-from/{message_id}: the origin with its ancestors and descendants along
 // reply edges or stitches, within the asked depths, never passing through a message the caller may
-// not see. One query walks, one hydrates. The answer is bounded in messages and in content
-// characters (get_children extras included), with `truncated` telling when something was cut.
+// not see. With default_path_only both walks take default edges only, incoming ones upward
+// (docs/decisions/027-incoming-default-edges.md). One query walks, one hydrates. The answer is
+// bounded in messages and in content characters (get_children extras included), with `truncated`
+// telling when something was cut.
 import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';

@@ -1,6 +1,7 @@
 // Who is making a request, as resolved from its credentials.
 import { AppError } from '../errors.js';
 import type { Scope } from './scopes.js';
+import { isApiKeyToken } from './secrets.js';
 
 export interface Caller {
   uid: string;
@@ -26,6 +27,22 @@ export interface Credentials {
   bearer: string | undefined;
   apiKey: string | undefined;
   cookie: string | undefined;
+}
+
+/** The one credential a request is judged by, of the ones it carries. */
+export type PresentedCredential = { kind: 'session'; token: string } | { kind: 'api_key'; key: string };
+
+/**
+ * Precedence: the Bearer token, then x-api-key, then the svc_session cookie. A Bearer token that is
+ * an API key (`sk_…`, as OpenAI-style clients send theirs) is that key, exactly as in x-api-key.
+ */
+export function presentedCredential(credentials: Credentials): PresentedCredential | null {
+  const { bearer, apiKey, cookie } = credentials;
+  if (bearer)
+    return isApiKeyToken(bearer) ? { kind: 'api_key', key: bearer } : { kind: 'session', token: bearer };
+  if (apiKey) return { kind: 'api_key', key: apiKey };
+  if (cookie) return { kind: 'session', token: cookie };
+  return null;
 }
 
 export function requireCaller(caller: Caller | null): Caller {

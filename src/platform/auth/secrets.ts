@@ -44,6 +44,14 @@ export function formatApiKey(keyId: string, secret: string): string {
   return `sk_${keyId}_${secret}`;
 }
 
+/**
+ * Whether a presented token is meant as an API key (`sk_…`) rather than a session token. OpenAI-style
+ * clients send their API key as `Authorization: Bearer <key>`, so a Bearer token can be either.
+ */
+export function isApiKeyToken(token: string): boolean {
+  return token.startsWith('sk_');
+}
+
 export function parseApiKey(key: string): { keyId: string } | null {
   const match = API_KEY.exec(key);
   return match ? { keyId: match[1]! } : null;

@@ -21,7 +21,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Redis } from 'ioredis';
 import { parseApiKey, parseSessionToken } from '../auth/secrets.js';
-import type { Credentials } from '../auth/caller.js';
+import { presentedCredential, type Credentials } from '../auth/caller.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
@@ -54,14 +54,14 @@ export function isRoutingUri(uri: string): boolean {
   return /^neo4j(\+s|\+ssc)?:\/\//.test(uri);
 }
 
-/** The credential a request presents, as a bookmark key (same precedence as authentication). */
+/** The credential a request presents, as a bookmark key (the credential authentication judges). */
 function keyOf(credentials: Credentials): string | null {
-  const token = credentials.bearer ?? (credentials.apiKey ? undefined : credentials.cookie);
-  if (token) {
-    const session = parseSessionToken(token);
+  const presented = presentedCredential(credentials);
+  if (presented?.kind === 'session') {
+    const session = parseSessionToken(presented.token);
     return session ? sessionBookmarkKey(session.id) : null;
   }
-  const key = credentials.apiKey ? parseApiKey(credentials.apiKey) : null;
+  const key = presented?.kind === 'api_key' ? parseApiKey(presented.key) : null;
   return key ? apiKeyBookmarkKey(key.keyId) : null;
 }
 
