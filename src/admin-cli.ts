@@ -22,6 +22,7 @@ import { Database, type Neo4jTarget } from './platform/neo4j/database.js';
 import { embeddedNeo4jTarget } from './platform/neo4j/embedded-neo4j.js';
 import { createMetrics } from './platform/metrics.js';
 import { createRateLimits } from './platform/rate-limits.js';
+import { Signal } from './platform/signal.js';
 
 const USAGE = `Usage: npm run admin -- <command>
   grant <user_tag> <scope>...               add scopes: messages.read messages.write realtime.connect channels.create admin
@@ -120,7 +121,19 @@ async function main(): Promise<number> {
       await sessions.close();
       await views.close();
     };
-    console.log(await run(args, { config, db, log, limits, events, metrics, sessions, views }));
+    console.log(
+      await run(args, {
+        config,
+        db,
+        log,
+        limits,
+        events,
+        metrics,
+        sessions,
+        views,
+        webhookWork: new Signal(),
+      }),
+    );
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {

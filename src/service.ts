@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { startEventLog } from './components/event-log/event-log-services.js';
+import { Signal } from './platform/signal.js';
 import { startWebhookDispatcher } from './components/webhooks/webhook-dispatcher.js';
 import { bootstrapAdmin } from './components/admin/administer-users.js';
 import { SessionCache } from './components/identity/session-cache.js';
@@ -70,7 +71,17 @@ export async function runService(
     const limits = createRateLimits(config);
     const sessions = await SessionCache.start(config, db, log);
     const views = await ViewCache.start(config, db, log, metrics);
-    const ctx: AppContext = { config, db, log, limits, events, metrics, sessions, views };
+    const ctx: AppContext = {
+      config,
+      db,
+      log,
+      limits,
+      events,
+      metrics,
+      sessions,
+      views,
+      webhookWork: new Signal(),
+    };
     await bootstrapAdmin(ctx);
     const app = await createApp(ctx);
     const server = createServer(app.express);

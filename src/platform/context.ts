@@ -7,6 +7,7 @@ import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import type { ViewCache } from './http/view-cache.js';
 import type { RateLimits } from './rate-limits.js';
+import type { Signal } from './signal.js';
 
 export interface AppContext {
   config: Config;
@@ -21,4 +22,6 @@ export interface AppContext {
   sessions: SessionCache;
   /** Answers of the cacheable reads, emptied on every instance by any write that may change them. */
   views: ViewCache;
+  /** Deliveries queued outside the event path (redeliveries): this instance's dispatcher claims them. */
+  webhookWork: Signal;
 }

@@ -11,6 +11,7 @@ import type { EventLogServices } from '../../src/components/event-log/event-log-
 import { createMetrics } from '../../src/platform/metrics.js';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/platform/config.js';
+import { Signal } from '../../src/platform/signal.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { Database } from '../../src/platform/neo4j/database.js';
 import { createRateLimits } from '../../src/platform/rate-limits.js';
@@ -253,6 +254,7 @@ describe('GET /healthz and /readyz', () => {
       metrics,
       sessions: await SessionCache.start(config, db, createLogger('silent')),
       views: await ViewCache.start(config, db, createLogger('silent'), metrics),
+      webhookWork: new Signal(),
     });
     const server = createServer(app.express).listen(0, '127.0.0.1');
     await once(server, 'listening');

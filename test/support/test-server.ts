@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/app.js';
 import { startEventLog } from '../../src/components/event-log/event-log-services.js';
 import { createMetrics } from '../../src/platform/metrics.js';
+import { Signal } from '../../src/platform/signal.js';
 import {
   startWebhookDispatcher,
   type WebhookDispatcher,
@@ -124,7 +125,17 @@ export async function startTestServer(
   const limits = createRateLimits(config);
   const sessions = await SessionCache.start(config, db, log);
   const views = await ViewCache.start(config, db, log, metrics);
-  const ctx: AppContext = { config, db, log, limits, events, metrics, sessions, views };
+  const ctx: AppContext = {
+    config,
+    db,
+    log,
+    limits,
+    events,
+    metrics,
+    sessions,
+    views,
+    webhookWork: new Signal(),
+  };
   await bootstrapAdmin(ctx);
   const app = await createApp(ctx);
   const botsMadeHere = new Set<string>();

@@ -16,6 +16,7 @@ import { createLogger } from '../../../src/platform/logger.js';
 import { createMetrics } from '../../../src/platform/metrics.js';
 import { Database } from '../../../src/platform/neo4j/database.js';
 import { createRateLimits } from '../../../src/platform/rate-limits.js';
+import { Signal } from '../../../src/platform/signal.js';
 
 /** The server URL written into the document; types do not depend on it. */
 const DOCUMENT_SERVER_URL = 'http://localhost:8080';
@@ -48,6 +49,7 @@ export async function buildOpenApiDocument(): Promise<Record<string, unknown>> {
     metrics,
     sessions: await SessionCache.start(config, db, createLogger(config.logLevel)),
     views: await ViewCache.start(config, db, createLogger(config.logLevel), metrics),
+    webhookWork: new Signal(),
   };
   const app = await createApp(ctx);
   const server = createServer(app.express);

@@ -5,13 +5,15 @@
 // Rounds arrive on the bus (from this instance's sequencer or, through Redis, another's) and may be
 // lost or come out of order between instances; the router keeps `head`, the position up to which
 // it has passed every event on, and reads any gap from the log before going on. It also polls the
-// log's head, so a round lost with no successor behind it is still caught within pollMs. So every
+// log's head, so a round lost with no successor behind it is still caught: within pollMs while
+// rounds arrive, within idlePollMs on an instance that has heard nothing for a while. So every
 // listener hears every event of its streams after its registration, once, in order.
 import type { Logger } from '../../platform/logger.js';
 import type { Database } from '../../platform/neo4j/database.js';
 import type { EventBus } from './event-bus.js';
 import type { LoggedEvent, SequencedRound } from './event-log.js';
 import { listEventsInRange, readHead } from './event-log-repository.js';
+import { BackoffPoll } from '../../platform/backoff-poll.js';
 
 export interface EventListener {
   readonly uid: string;
@@ -19,6 +21,11 @@ export interface EventListener {
 }
 
 const GAP_PAGE = 500;
+/**
+ * The poll's longest interval on an instance that hears no rounds (BackoffPoll). A lost round
+ * delays live delivery by up to this on such an instance, so it stays short.
+ */
+const IDLE_POLL_MS = 4_000;
 
 export class EventRouter {
   /** Every event up to here has been passed on. */
@@ -29,7 +36,7 @@ export class EventRouter {
   private readonly everyChannel = new Set<EventListener>();
   private chain: Promise<void> = Promise.resolve();
   private readonly unsubscribe: () => void;
-  private readonly timer: NodeJS.Timeout;
+  private readonly poller: BackoffPoll;
   private stopped = false;
 
   private constructor(
@@ -38,9 +45,26 @@ export class EventRouter {
     private readonly log: Logger,
     pollMs: number,
   ) {
-    this.unsubscribe = bus.subscribe((round) => this.enqueue(() => this.apply(round)));
-    this.timer = setInterval(() => this.enqueue(() => this.poll()), pollMs);
-    this.timer.unref();
+    this.unsubscribe = bus.subscribe((round) => {
+      this.poller.activity();
+      this.enqueue(() => this.apply(round));
+    });
+    this.poller = new BackoffPoll(
+      // In the chain, like every step; a failure is logged there and counts as nothing found.
+      () =>
+        new Promise<boolean>((resolve) =>
+          this.enqueue(() =>
+            this.poll().then(
+              (found) => resolve(found),
+              (error: unknown) => {
+                resolve(false);
+                throw error;
+              },
+            ),
+          ),
+        ),
+      { baseMs: pollMs, idleMs: Math.max(pollMs, IDLE_POLL_MS) },
+    );
   }
 
   /** Starts following from the log's current head. */
@@ -124,7 +148,7 @@ export class EventRouter {
 
   stop(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
+    this.poller.stop();
     this.unsubscribe();
     return this.chain;
   }
@@ -141,10 +165,13 @@ export class EventRouter {
     for (const event of round.events) if (event.seq > this.head) this.pass(event);
   }
 
-  private async poll(): Promise<void> {
-    if (this.stopped) return;
+  /** Reads the log's head and fills any gap; answers whether there was one. */
+  private async poll(): Promise<boolean> {
+    if (this.stopped) return false;
     const head = await readHead(this.db);
-    if (head > this.head) await this.fill(head);
+    if (head <= this.head) return false;
+    await this.fill(head);
+    return true;
   }
 
   /** Passes on every event up to `upto` from the log. */

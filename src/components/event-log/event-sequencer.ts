@@ -10,8 +10,8 @@
 // events are numbered, published, settled (read-head.cypher) and readable by GET /v1/notifications.
 // A round's head is settled by the next round's numbering statement, or by a settle statement of
 // its own when no writer waits for a next round: under load that is one statement per round, not
-// two. A failed round costs nothing but time: the events stay pending, and the sweep (every
-// sweepMs, also at start-up after a crash) numbers them.
+// two. A failed round costs nothing but time: the events stay pending, and the sweep (within
+// sweepMs of the failure; at start-up after a crash; seldom on an idle service) numbers them.
 //
 // A post that is the only one writing on this instance, with no round running, numbers its events
 // in its own write statement instead (a round in all but name, messages/write-post.cypher) and
@@ -25,10 +25,19 @@ import type { Database } from '../../platform/neo4j/database.js';
 import type { EventBus } from './event-bus.js';
 import type { SequencedRound } from './event-log.js';
 import { hasPendingEvents, numberPendingEvents, settleHead } from './event-log-repository.js';
+import { BackoffPoll } from '../../platform/backoff-poll.js';
+
+/**
+ * The sweep's longest interval: unflushed events are a writer that crashed after its commit, and
+ * the next flush on any instance numbers them anyway, so an idle service looks only now and then.
+ */
+const IDLE_SWEEP_MS = 16_000;
 
 export interface SequencerOptions {
   /** How often to look for events nobody flushed (a writer that crashed after its commit). */
   sweepMs?: number;
+  /** The sweep's interval once several sweeps in a row found nothing (see BackoffPoll). */
+  idleSweepMs?: number;
   /** Events numbered per round at most; a full round is followed by another at once. */
   batch?: number;
 }
@@ -44,7 +53,7 @@ export class EventSequencer {
   /** Posts between their first statement and their commit on this instance (see writing()). */
   private writers = 0;
   private stopped = false;
-  private readonly timer: NodeJS.Timeout;
+  private readonly sweeper: BackoffPoll;
   private readonly batch: number;
 
   constructor(
@@ -55,8 +64,11 @@ export class EventSequencer {
     options: SequencerOptions = {},
   ) {
     this.batch = options.batch ?? 1000;
-    this.timer = setInterval(() => void this.sweep(), options.sweepMs ?? 1000);
-    this.timer.unref();
+    const sweepMs = options.sweepMs ?? 1000;
+    this.sweeper = new BackoffPoll(() => this.sweep(), {
+      baseMs: sweepMs,
+      idleMs: options.idleSweepMs ?? Math.max(sweepMs, IDLE_SWEEP_MS),
+    });
   }
 
   /**
@@ -107,20 +119,24 @@ export class EventSequencer {
 
   /**
    * Numbers what nobody flushed, and settles a head left unsettled (a round, even an empty one,
-   * settles the head before it); reads first, so an idle service writes nothing.
+   * settles the head before it); reads first, so an idle service writes nothing. Answers whether
+   * it found any.
    */
-  private async sweep(): Promise<void> {
-    if (this.running) return;
+  private async sweep(): Promise<boolean> {
+    if (this.running) return true;
     try {
-      if (await hasPendingEvents(this.db)) await this.flush();
+      if (!(await hasPendingEvents(this.db))) return false;
+      await this.flush();
+      return true;
     } catch (error) {
       this.log.warn({ err: error }, 'Looking for unnumbered events failed');
+      return false;
     }
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
+    this.sweeper.stop();
     await this.running;
   }
 
@@ -149,6 +165,7 @@ export class EventSequencer {
       }
     } catch (error) {
       this.log.warn({ err: error }, 'Numbering events failed; the sweep retries');
+      this.sweeper.activity();
       // Every waiting flush goes, even one that wanted a later round: none may hang on a loop that
       // stops here, and what they committed is left to the sweep.
       this.wanted = this.started;

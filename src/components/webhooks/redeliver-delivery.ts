@@ -45,7 +45,8 @@ export async function redeliverDelivery(
           'is deactivated.',
       );
     case 'queued':
-      // Due at once: a dispatcher's next poll (every second) claims it.
+      // Due at once: this instance's dispatcher claims it now (any other's at its next poll).
+      ctx.webhookWork.notify();
       return showDelivery(ctx, uid, queued.delivery);
   }
 }

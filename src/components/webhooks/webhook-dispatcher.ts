@@ -2,10 +2,12 @@
 // several instances share the work and a restarted one resumes it.
 //
 // It wakes when events are numbered (this instance's or, through Redis, any instance's): it plans
-// deliveries for the new events (plan-deliveries.cypher) and claims those it planned. Every second
-// it also polls, with a read, for planning left behind (a lost bus message) and for deliveries that
-// became due (retries, redeliveries, leases run out), and takes locks only when it found some: an
-// idle service wrote twice a second here. Each attempt is claimed first: a lease on the
+// deliveries for the new events (plan-deliveries.cypher) and claims those it planned. It also
+// polls, with a read, for planning left behind (a lost bus message) and for deliveries that became
+// due (retries, leases run out), and takes locks only when it found some: an idle service wrote
+// twice a second here. The poll runs every second while there is work and backs off to
+// IDLE_POLL_MS on a quiet instance; retries this instance scheduled, and redeliveries asked of it,
+// wake it at their time. Each attempt is claimed first: a lease on the
 // delivery, taken in a write transaction that re-checks the delivery under its write lock, so two
 // instances never send the same attempt. The lease outlives the request's time-out; if the holder
 // dies mid-send, the lease runs out and someone sends again with the same webhook-id (delivery is
@@ -16,6 +18,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { AppContext } from '../../platform/context.js';
+import { BackoffPoll } from '../../platform/backoff-poll.js';
 import { buildClientEvent } from '../events/event-payloads.js';
 import { decideOutcome } from './delivery-policy.js';
 import { WEBHOOK_TIMEOUT_MS, sendWebhook } from './send-webhook.js';
@@ -29,7 +32,11 @@ import {
 } from './webhooks-repository.js';
 
 /** How often the pending deliveries are counted for /metrics. */
-const QUEUE_DEPTH_EVERY_MS = 10_000;
+/**
+ * The poll's longest interval on a quiet instance: it finds retries another instance scheduled, and
+ * deliveries whose holder died; new events wake the planner through the bus, not the poll.
+ */
+const IDLE_POLL_MS = 16_000;
 
 /** Events planned per round; a full round is followed by another at once. */
 const PLAN_BATCH = 500;
@@ -57,6 +64,11 @@ export interface WebhookDispatcher {
 export interface WebhookDispatcherOptions {
   /** How often to look for deliveries that became due (retries). Default 1 s. */
   pollMs?: number;
+  /**
+   * The poll's interval once polls in a row found nothing (BackoffPoll). Default 16 s, or pollMs
+   * when that is given. Retries this instance scheduled are woken at their time anyway.
+   */
+  idlePollMs?: number;
   /** How long a claim holds a delivery; must outlast the request time-out. Default 60 s. */
   leaseMs?: number;
   /** Attempts in flight at once in this instance. Default 32. */
@@ -79,6 +91,7 @@ export function startWebhookDispatcher(
   options: WebhookDispatcherOptions = {},
 ): WebhookDispatcher {
   const pollMs = options.pollMs ?? 1_000;
+  const idlePollMs = options.idlePollMs ?? (options.pollMs === undefined ? IDLE_POLL_MS : pollMs);
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
   const leaseMs = Math.max(options.leaseMs ?? 60_000, timeoutMs + 5_000);
   const maxInFlight = options.maxInFlight ?? 32;
@@ -122,6 +135,7 @@ export function startWebhookDispatcher(
       const found = await findDispatcherWork(ctx.db, PLAN_BATCH, onlyUids ? [...onlyUids] : undefined);
       plan ||= found.behind;
       claim ||= found.due;
+      if (found.behind || found.due) poller.activity();
     }
     // Deliveries for the events numbered since the last round, across instances; a full round is
     // followed by another at once.
@@ -202,6 +216,8 @@ export function startWebhookDispatcher(
         duration_ms: now.getTime() - startedAt.getTime(),
       },
     });
+    // A retry this instance scheduled is claimed at its time, whatever the poll's interval then.
+    if (kept && outcome.state === 'pending') setTimeout(() => wake({ claim: true }), outcome.delayMs).unref();
     if (!kept) {
       log.warn({ webhook_id: delivery.webhook_id }, 'Webhook lease ran out before the attempt was recorded');
     } else if (outcome.state !== 'delivered') {
@@ -214,26 +230,29 @@ export function startWebhookDispatcher(
 
   const unsubscribe = ctx.events.bus.subscribe((round) => {
     heard = Math.max(heard, round.to);
+    poller.activity();
     wake({ plan: true });
   });
-  const timer = setInterval(() => wake({ poll: true }), pollMs);
-  // Never the reason a process stays alive; stop() clears it anyway.
-  timer.unref();
-  // The queue depth for /metrics, read now and then rather than at every claim.
-  const gauge = setInterval(() => {
-    countPendingDeliveries(ctx.db)
-      .then((pending) => ctx.metrics.webhookQueueDepth.set(pending))
-      .catch((error: unknown) => log.debug({ err: error }, 'Counting pending deliveries failed'));
-  }, QUEUE_DEPTH_EVERY_MS);
-  gauge.unref();
+  const stopListening = ctx.webhookWork.listen(() => wake({ claim: true }));
+  // The poll's answer arrives in dispatch(), which calls activity() when it found work.
+  const poller = new BackoffPoll(
+    () => {
+      wake({ poll: true });
+      return Promise.resolve(false);
+    },
+    { baseMs: pollMs, idleMs: idlePollMs },
+  );
+  // The queue depth for /metrics, read at each scrape.
+  ctx.metrics.webhookQueueCounter = () => countPendingDeliveries(ctx.db);
   wake({ poll: true });
 
   return {
     stop: async () => {
       stopped = true;
-      clearInterval(timer);
-      clearInterval(gauge);
+      poller.stop();
+      ctx.metrics.webhookQueueCounter = null;
       unsubscribe();
+      stopListening();
       await claiming;
       await Promise.allSettled([...inFlight]);
     },

@@ -20,19 +20,22 @@ const READY_LINE = 'SKEIN_NEO4J_READY';
  * a sixty-fourth of the machine's memory at start (384 MiB on 24 GiB) and let G1 size its young
  * generation for 200 ms pauses: an embedded Neo4j on a 13 MiB store sat at 670 MiB after the peer
  * run's reads (271 MiB of it heap, mostly young garbage). A 50 ms pause goal keeps the young
- * generation small, the free ratios shrink the heap after a collection, and an idle JVM collects
- * every second (G1's periodic collection), which is when the shrinking happens. Those periodic
- * cycles unload no classes: with class unloading, their remark pauses took 100–300 ms (Neo4j holds
- * some 30,000 compiled methods and its generated query classes) and a post landing in one waited
- * for it (fan-out to 1,000 p99 went from 0.4 to 1.9 s). Classes are still unloaded by a full
- * collection, which Neo4j's metaspace growth triggers at start. -Xmx (SKEIN_NEO4J_HEAP) bounds it all.
+ * generation small, and the free ratios shrink the heap after a marking cycle. A quiet JVM reaches
+ * no such cycle by itself: the launcher asks for one once it has gone quiet after its heap grew
+ * (its idle collector; System.gc() starts a concurrent cycle here, not a full collection). G1's own
+ * periodic collection did the same but every second whether or not anything had happened, which
+ * kept 7-8% of a core busy on an idle service. Those cycles unload no classes: with class
+ * unloading, their remark pauses took 100–300 ms (Neo4j holds some 30,000 compiled methods and its
+ * generated query classes) and a post landing in one waited for it (fan-out to 1,000 p99 went from
+ * 0.4 to 1.9 s). Classes are still unloaded by a full collection, which Neo4j's metaspace growth
+ * triggers at start. -Xmx (SKEIN_NEO4J_HEAP) bounds it all.
  */
 const JVM_MEMORY_FLAGS = [
   '-Xms64m',
   '-XX:MaxGCPauseMillis=50',
   '-XX:MinHeapFreeRatio=10',
   '-XX:MaxHeapFreeRatio=30',
-  '-XX:G1PeriodicGCInterval=1000',
+  '-XX:+ExplicitGCInvokesConcurrent',
   '-XX:-ClassUnloadingWithConcurrentMark',
 ];
 

@@ -1,5 +1,7 @@
 package dev.skein.neo4j;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryUsage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -84,6 +86,10 @@ public final class Launcher {
                 // committed message: its awaitEventuallyConsistentIndexRefresh() first applies the
                 // pending updates and, with an interval set, refreshes the searchers itself.
                 .setConfig(FulltextSettings.eventually_consistent_refresh_interval, Duration.ofSeconds(1))
+                // The pause monitor sleeps this long between its measurements; at its default (100 ms)
+                // it woke ten times a second and was a tenth of an idle service's CPU. A stall that
+                // matters (a second or more) is still measured.
+                .setConfig(GraphDatabaseInternalSettings.vm_pause_monitor_measurement_duration, Duration.ofSeconds(1))
                 .build();
 
         CountDownLatch stopped = new CountDownLatch(1);
@@ -93,9 +99,59 @@ public final class Launcher {
         }, "skein-neo4j-shutdown"));
 
         setPassword(dbms, password);
+        startIdleCollector();
         System.out.println("SKEIN_NEO4J_READY " + port);
         System.out.flush();
         stopped.await();
+    }
+
+    /** A second with less CPU than this (in ns, for all the JVM's threads) counts as quiet. */
+    private static final long QUIET_CPU_NANOS = 20_000_000L;
+    /** Heap growth since the last idle collection that makes the next quiet second collect. */
+    private static final long GROWTH_BYTES = 16L * 1024 * 1024;
+
+    /**
+     * Gives back the heap a burst grew, once the JVM has gone quiet, and then does nothing while it
+     * stays quiet. G1 returns memory only after a marking cycle (at its remark), which a quiet JVM
+     * does not reach by itself. Its periodic collection (G1PeriodicGCInterval) does reach it, but
+     * starts a cycle every interval whether or not anything was allocated: at one second it kept
+     * 7-8% of a core busy on an idle service. This thread looks once a second at the CPU the JVM
+     * used and at the heap it holds (committed) and uses, and asks for one concurrent cycle
+     * (System.gc() with -XX:+ExplicitGCInvokesConcurrent) on a quiet second after either grew by
+     * GROWTH_BYTES since the last one. The cycle unloads no classes
+     * (-XX:-ClassUnloadingWithConcurrentMark), as the periodic one did not.
+     */
+    private static void startIdleCollector() {
+        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        var memory = ManagementFactory.getMemoryMXBean();
+        Thread collector = new Thread(() -> {
+            MemoryUsage after = memory.getHeapMemoryUsage();
+            long lastCpu = os.getProcessCpuTime();
+            while (true) {
+                try {
+                    Thread.sleep(1000);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                long cpu = os.getProcessCpuTime();
+                boolean quiet = cpu - lastCpu < QUIET_CPU_NANOS;
+                lastCpu = cpu;
+                MemoryUsage now = memory.getHeapMemoryUsage();
+                boolean grew = now.getCommitted() - after.getCommitted() >= GROWTH_BYTES
+                        || now.getUsed() - after.getUsed() >= GROWTH_BYTES;
+                if (quiet && grew) {
+                    System.gc();
+                    after = memory.getHeapMemoryUsage();
+                    lastCpu = os.getProcessCpuTime();
+                } else if (now.getCommitted() < after.getCommitted() || now.getUsed() < after.getUsed()) {
+                    // A collection of G1's own left less: growth counts from there.
+                    after = new MemoryUsage(after.getInit(), Math.min(after.getUsed(), now.getUsed()),
+                            Math.min(after.getCommitted(), now.getCommitted()), after.getMax());
+                }
+            }
+        }, "skein-idle-collector");
+        collector.setDaemon(true);
+        collector.start();
     }
 
     /** The parent closing our stdin means it is gone: stop rather than linger as an orphan. */
