@@ -21,6 +21,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
+import { DEFAULT_CONTEXT_CHARS, DEFAULT_CONTEXT_ENTRIES } from '../src/components/context/context.schemas.js';
 import { hashPassword } from '../src/components/identity/passwords.js';
 import { createLogger } from '../src/platform/logger.js';
 import { Database, type Neo4jTarget } from '../src/platform/neo4j/database.js';
@@ -270,16 +271,19 @@ async function latency(
     request: (i: number) => HttpRequestSpec;
     limit: Operation;
     target: (p99: number) => Target | null;
+    /** Another service process of the run (one started with other settings); the run's own by default. */
+    baseUrl?: string;
   },
 ): Promise<void> {
   const { profile } = ctx;
   const method = spec.method ?? 'GET';
-  const bytes = await probe(ctx, method, spec.request(0));
+  const baseUrl = spec.baseUrl ?? ctx.service.url;
+  const bytes = await probe(ctx, method, spec.request(0), baseUrl);
   const { skein, limit } = await alternate(
     profile,
     (part, seconds, first) =>
       measureHttp({
-        baseUrl: ctx.service.url,
+        baseUrl,
         method,
         connections: 1,
         seconds,
@@ -526,6 +530,89 @@ async function traverseWorkloads(ctx: Context): Promise<void> {
   });
 }
 
+/**
+ * Depth of the reply whose context is read, and the length of the bot's starting context (issue
+ * 41); the smoke run, which only checks that the workload runs, posts less.
+ */
+const contextSizes = (profile: Profile) =>
+  profile.name === 'smoke' ? { depth: 10, starting: 5 } : { depth: 50, starting: 20 };
+
+/**
+ * The conversation context read (issue 41): a reply 50 deep, read by a person (51 entries) and by a
+ * bot whose context origin starts a 20-message default chain (71 entries; less in the smoke run).
+ * Made through the API in a few requests: the lead posts the thread to a bot of its own as one
+ * chained post, and the bot's starting context as another, names each default child and sets the
+ * bot's origin. Measured with
+ * the view cache off (SKEIN_VIEW_CACHE_MB=0; a second service process unless the run's own already
+ * has it off): one connection asking the same URL again and again would otherwise read the cache.
+ */
+async function contextWorkloads(ctx: Context): Promise<void> {
+  const began = performance.now();
+  const seed = ctx.profile.seed;
+  const { depth, starting: startingLength } = contextSizes(ctx.profile);
+  const [bot] = await delegatedUsers(ctx, 'bench-ctx', 1, true);
+  const lead = ctx.lead;
+  const chained = (salt: number, length: number) => ({
+    messages: Array.from({ length }, (_, i) => ({
+      content: contentOf(seed + salt, i),
+      recipients: [`uid:${bot!.uid}`],
+    })),
+  });
+  const thread = await ctx.api.post(lead.token, chained(601, depth + 1));
+  const reply = thread[depth]!.id;
+  const starting = await ctx.api.post(lead.token, chained(602, startingLength));
+  await mapPool(starting.slice(0, -1), 8, (message, i) =>
+    ctx.api.call('PATCH', `/v1/messages/${message.id}/default_outgoing`, {
+      token: lead.token,
+      body: { default_outgoing: starting[i + 1]!.id },
+    }),
+  );
+  await ctx.api.call('PATCH', `/v1/managed/users/${bot!.uid}`, {
+    token: lead.token,
+    body: { bot: { context_origin_id: starting[0]!.id } },
+  });
+
+  log(`context: thread and starting context posted in ${((performance.now() - began) / 1000).toFixed(1)} s`);
+  const ownIsUncached = process.env.SKEIN_VIEW_CACHE_MB === '0';
+  const uncached = ownIsUncached
+    ? ctx.service
+    : await startService({
+        ...ctx.serviceEnv(await freePort(), path.join(ctx.tmp, 'context-service')),
+        SKEIN_VIEW_CACHE_MB: '0',
+      });
+  log(`context: set up in ${((performance.now() - began) / 1000).toFixed(1)} s`);
+  try {
+    const contextPath = `/v1/messages/${reply}/context`;
+    // A fresh process's first reads run before V8 has compiled the path. Unmeasured, as the
+    // latency rows' own warm-up requests.
+    for (let i = 0; i < warmups(ctx.profile, 60); i++) {
+      for (const reader of [lead, bot!]) {
+        await (await fetch(`${uncached.url}${contextPath}`, { headers: bearer(reader) })).text();
+      }
+    }
+    // The read's defaults: the requests send no bounds.
+    const limit = DEFAULT_CONTEXT_ENTRIES;
+    const maxChars = DEFAULT_CONTEXT_CHARS;
+    for (const [reader, label, entries] of [
+      [lead, `a reply ${depth} deep`, depth + 1],
+      [bot!, `the same, a bot with a ${startingLength}-message starting context`, depth + 1 + startingLength],
+    ] as const) {
+      const answer = await ctx.api.call<{ entries: unknown[] }>('GET', contextPath, { token: reader.token });
+      if (answer.entries.length !== entries)
+        throw new Error(`the context of ${label} holds ${answer.entries.length} entries, not ${entries}`);
+      await latency(ctx, {
+        workload: `context: ${label} (${entries} entries), view cache off`,
+        baseUrl: uncached.url,
+        request: () => ({ path: contextPath, headers: bearer(reader) }),
+        limit: ctx.limits.context(reader, reply, limit, maxChars),
+        target: (p99) => underTarget(20, p99, false, ctx.profile),
+      });
+    }
+  } finally {
+    if (!ownIsUncached) await uncached.stop();
+  }
+}
+
 /** Two-word queries, both words of frequency rank 10 to 500 (common to rare-ish). */
 function searchQueries(ctx: Context): string[] {
   const random = new Prng(ctx.profile.seed + 11);
@@ -643,6 +730,9 @@ async function fanOutWorkload(ctx: Context): Promise<void> {
       watched,
     );
     const frameBytes = skein.frameBytes;
+    // The answers of the rounds without load (postOnce records every answer, the loaded rounds' too).
+    const answeredAlone = [...answered];
+    const loaded = await fanOutUnderPostingLoad(ctx, listeners, postOnce, watched);
     // The post's own database work (one message, one channel event, its numbering), one at a time.
     const limitPost = await runPool(
       ctx.limits.post((_w, i) => ({
@@ -705,10 +795,42 @@ async function fanOutWorkload(ctx: Context): Promise<void> {
         `${skein.afterAnswer.p50.toFixed(1)} ms, p99 ${skein.afterAnswer.p99.toFixed(1)} ms (negative: before it); ` +
         `slowest rounds ${slowestOf(skein)} (bare ws ${slowestOf(bare)})${kernelOf(skein, bare)}`,
     });
+    const { fanOut: busy, posting, endedEarly } = loaded;
+    if (busy.incomplete)
+      ctx.failures.push(`fan-out under posting load: ${busy.incomplete} posts missed a socket`);
+    if (endedEarly)
+      ctx.failures.push('fan-out under posting load: the posting load ended before the last round');
+    ctx.rows.push({
+      workload: `fan-out: channel post to ${n} sockets while ${POSTING_CLIENTS} clients post elsewhere, last frame`,
+      metric: 'p50 ms',
+      skein: busy.p50,
+      limit: skein.p50,
+      limitOf: 'no load',
+      http: null,
+      target: null,
+    });
+    ctx.rows.push({
+      workload: `fan-out: channel post to ${n} sockets while ${POSTING_CLIENTS} clients post elsewhere, last frame`,
+      metric: 'p99 ms',
+      skein: busy.p99,
+      limit: skein.p99,
+      limitOf: 'no load',
+      http: null,
+      target:
+        n >= 10_000
+          ? underTarget(1000, busy.p99, false, profile)
+          : n >= 1000
+            ? underTarget(100, busy.p99, false, profile)
+            : { text: 'p99 < 100 ms (1,000 sockets)', pass: null },
+      note:
+        `${busy.rounds} posts; meanwhile ${posting.count} posts to one recipient each ` +
+        `(${posting.unitsPerSec.toFixed(0)}/s, p50 ${posting.p50.toFixed(1)} ms, p99 ${posting.p99.toFixed(1)} ms` +
+        `${posting.non2xx ? `, ${posting.non2xx} non-2xx` : ''}); slowest rounds ${slowestOf(busy)}`,
+    });
     ctx.rows.push({
       workload: `fan-out: the channel post answered (${n} members)`,
       metric: 'p50 ms',
-      skein: percentile(answered, 50),
+      skein: percentile(answeredAlone, 50),
       limit: limitPost.p50,
       limitOf: 'neo4j-driver',
       http: null,
@@ -717,7 +839,7 @@ async function fanOutWorkload(ctx: Context): Promise<void> {
     ctx.rows.push({
       workload: `fan-out: the channel post answered (${n} members)`,
       metric: 'p99 ms',
-      skein: percentile(answered, 99),
+      skein: percentile(answeredAlone, 99),
       limit: limitPost.p99,
       limitOf: 'neo4j-driver',
       http: null,
@@ -728,6 +850,58 @@ async function fanOutWorkload(ctx: Context): Promise<void> {
     await listeners?.close();
     await bareListeners?.close();
   }
+}
+
+/** Clients posting elsewhere while the fan-out is measured again (issue 40's variant). */
+const POSTING_CLIENTS = 16;
+
+/**
+ * The fan-out rounds again, while POSTING_CLIENTS clients post, each as soon as its last post was
+ * answered, to one recipient each in conversations of their own: the channel post shares Neo4j, the
+ * sequencer and the event path with a steady stream of small posts, as it would in a busy service.
+ * The load runs for a fixed time sized to outlast the rounds; `endedEarly` says when it did not.
+ */
+async function fanOutUnderPostingLoad(
+  ctx: Context,
+  listeners: FanOutListeners,
+  postOnce: (i: number) => Promise<unknown>,
+  watched: Record<string, number | null>,
+): Promise<{ fanOut: FanOutResult; posting: HttpMeasured; endedEarly: boolean }> {
+  const { profile } = ctx;
+  const rounds = profile.fanoutPosts;
+  const secondsPerRound = listeners.count >= 10_000 ? 3 : 1;
+  const writerOf = (i: number) => ctx.writers[i % ctx.writers.length]!;
+  let loadEnded = false;
+  const load = measureHttp({
+    baseUrl: ctx.service.url,
+    method: 'POST',
+    connections: POSTING_CLIENTS,
+    seconds: 2 + rounds * secondsPerRound,
+    request: (i) => ({
+      path: '/v1/messages',
+      headers: bearer(writerOf(i)),
+      body: JSON.stringify({
+        content: contentOf(profile.seed + 303, i),
+        recipients: recipientsFor(ctx, i)
+          .slice(0, 1)
+          .map((uid) => `uid:${uid}`),
+      }),
+    }),
+  }).finally(() => {
+    loadEnded = true;
+  });
+  // The posting reaches its steady rate before the first round.
+  await sleep(1000);
+  const fanOut = await measureFanOut(
+    listeners,
+    rounds,
+    async (i) => {
+      await postOnce(10_000 + i);
+    },
+    watched,
+  );
+  const endedEarly = loadEnded;
+  return { fanOut, posting: await load, endedEarly };
 }
 
 /**
@@ -1219,6 +1393,7 @@ const WORKLOAD_RUNNERS: [Workload, (ctx: Context) => Promise<void>][] = [
   ['read', readWorkload],
   ['views', viewWorkloads],
   ['traverse', traverseWorkloads],
+  ['context', contextWorkloads],
   ['search', searchWorkloads],
   ['fanout', fanOutWorkload],
   ['sockets', idleSocketsWorkload],

@@ -25,6 +25,8 @@ import { identityResolvers } from './components/identity/identity.resolvers.js';
 import { mountIdentityRoutes } from './components/identity/identity.rest.js';
 import { authenticate } from './components/identity/sessions.js';
 import { channelsResolvers } from './components/channels/channels.resolvers.js';
+import { contextResolvers } from './components/context/context.resolvers.js';
+import { mountContextRoutes } from './components/context/context.rest.js';
 import { mountChannelRoutes } from './components/channels/channels.rest.js';
 import { linksResolvers } from './components/links/links.resolvers.js';
 import { mountLinkRoutes } from './components/links/links.rest.js';
@@ -115,6 +117,7 @@ export async function createApp(ctx: AppContext): Promise<App> {
   mountRecipientRoutes(routes, ctx);
   mountChannelRoutes(routes, ctx);
   mountThreadRoutes(routes, ctx);
+  mountContextRoutes(routes, ctx);
   mountSearchRoutes(routes, ctx);
   mountModelRoutes(routes, ctx);
   mountExportRoutes(routes, ctx);
@@ -137,6 +140,7 @@ export async function createApp(ctx: AppContext): Promise<App> {
     recipientsResolvers,
     channelsResolvers,
     threadsResolvers,
+    contextResolvers,
     searchResolvers,
     modelsResolvers,
     exportResolvers,

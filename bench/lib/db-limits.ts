@@ -39,6 +39,7 @@ import {
   walkFrom,
 } from '../../src/components/threads/threads-repository.js';
 import { findUsersByUid } from '../../src/components/users/users-repository.js';
+import { readContext } from '../../src/components/context/context-repository.js';
 import type { HydratedRow } from '../../src/components/messages/message-output.js';
 import {
   MAX_TRAVERSAL_CONTENT_CHARS,
@@ -171,6 +172,16 @@ export class DbLimits {
         (walked?.nodes ?? []).map((node) => node.id),
         links,
       );
+      return 1;
+    };
+  }
+
+  /** GET /v1/messages/{id}/context: session, the one context statement. */
+  context(viewer: Actor, messageId: string, limit: number, maxChars: number): Operation {
+    return async () => {
+      await this.authenticate(viewer);
+      if (!(await readContext(this.db, viewer.uid, messageId, { limit, maxChars })))
+        throw new Error('context message not visible');
       return 1;
     };
   }

@@ -7,6 +7,7 @@ export const WORKLOADS = [
   'read',
   'views',
   'traverse',
+  'context',
   'search',
   'fanout',
   'sockets',

@@ -21,7 +21,7 @@ export interface Row {
    * rows, the same load on one instance where Skein's column has it spread over two (see `limitOf`).
    */
   limit: number | null;
-  limitOf: 'neo4j-driver' | 'bare ws' | '1 instance' | 'none';
+  limitOf: 'neo4j-driver' | 'bare ws' | '1 instance' | 'no load' | 'none';
   /** The bare node:http server with the same body sizes and connections. */
   http: number | null;
   target: Target | null;
@@ -60,7 +60,7 @@ function fmtTarget(target: Target | null): string {
 const HEADER = ['Workload', 'Metric', 'Skein', 'Limit', 'Ratio', 'Bare HTTP', 'Target'];
 
 function cells(row: Row): string[] {
-  const marked = row.limitOf === 'bare ws' || row.limitOf === '1 instance';
+  const marked = row.limitOf === 'bare ws' || row.limitOf === '1 instance' || row.limitOf === 'no load';
   const limit = marked && row.limit !== null ? `${fmt(row.limit)} (${row.limitOf})` : fmt(row.limit);
   return [
     row.workload,

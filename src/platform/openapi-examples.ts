@@ -89,6 +89,7 @@ const EXAMPLES: Record<string, unknown> = {
   'post /v1/auth/contacts/endpoint/request': { url: 'https://bot.example.com/hook' },
   'post /v1/auth/contacts/endpoint/verify': { url: 'https://bot.example.com/hook' },
   'post /v1/managed/users/{uid}/endpoint/secret/rotate': { overlap_seconds: 86400 },
+  'patch /v1/managed/users/{uid}/endpoint': { include_context: true },
 };
 
 /** The example request body of an operation, or undefined (multipart uploads have none). */

@@ -94,7 +94,9 @@ export function registerWebhookDocs(registry: OpenAPIRegistry, payload: ZodType)
       summary,
       description:
         `${description} Delivered at least once, retried with the same webhook-id at once, 5 s, 5 min, 30 min, ` +
-        '2 h, 5 h, 10 h, 14 h, 20 h and 24 h; a redirect counts as a failure.',
+        '2 h, 5 h, 10 h, 14 h, 20 h and 24 h; a redirect counts as a failure. With the endpoint option ' +
+        '`include_context` (PATCH /v1/managed/users/{uid}/endpoint) each message of `content.messages` also ' +
+        'carries `message_context`, its conversation context as GET /v1/messages/{message_id}/context answers you.',
       tags: ['webhooks'],
       // Skein is the caller here: these requests carry a signature, not an API credential.
       security: [],

@@ -79,6 +79,7 @@ const ATTEMPTS: Attempt[] = [
   { route: 'GET /v1/managed/users/{uid}/deliveries', expect: [403, 404] },
   { route: 'POST /v1/managed/users/{uid}/deliveries/{webhook_id}/redeliver', expect: [403, 404] },
   { route: 'POST /v1/managed/users/{uid}/endpoint/secret/rotate', body: {}, expect: [403, 404] },
+  { route: 'PATCH /v1/managed/users/{uid}/endpoint', body: { include_context: true }, expect: [403, 404] },
   { route: 'PATCH /v1/managed/users/{uid}', body: { display_name: 'taken over' }, expect: [403, 404] },
   { route: 'POST /v1/managed/users/{uid}/deactivate', expect: [403, 404] },
   { route: 'POST /v1/managed/users/{uid}/reactivate', expect: [403, 404] },

@@ -9,6 +9,7 @@ import {
   createManaged,
   grant,
   loginAdmin,
+  postMessage,
   registerUser,
   registerWriter,
   uniqueTag,
@@ -579,7 +580,9 @@ describe('updateProfile', () => {
 
   it('when the profile and bot metadata are changed, then me shows them over both transports', async () => {
     const user = await registerUser(api);
-    const origin = '0a1b2c3d';
+    // A context origin must be a root the bot may see (docs/decisions/026): a public one.
+    const writer = await registerWriter(api);
+    const origin = (await postMessage(api, writer.token, { content: 'a context origin', public: true })).id;
     const res = await gql<{ updateProfile: Record<string, unknown> }>(
       UPDATE,
       {

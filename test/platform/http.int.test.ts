@@ -83,6 +83,7 @@ const ROUTES = [
   'PATCH /v1/messages/public/batch',
   'PATCH /v1/messages/{message_id}/subject',
   'PATCH /v1/messages/{message_id}/content',
+  'GET /v1/messages/{message_id}/context',
   'GET /v1/messages/{message_id}/edits',
   'GET /v1/messages/tags',
   'PATCH /v1/messages/{message_id}/tags',
@@ -156,6 +157,7 @@ const ROUTES = [
   'GET /v1/managed/users/{uid}/deliveries',
   'POST /v1/managed/users/{uid}/deliveries/{webhook_id}/redeliver',
   'POST /v1/managed/users/{uid}/endpoint/secret/rotate',
+  'PATCH /v1/managed/users/{uid}/endpoint',
 ];
 
 /** Sample values for path parameters, so that each listed route can be called. */

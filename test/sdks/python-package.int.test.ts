@@ -227,18 +227,26 @@ from skein_chat import JSON, AsyncSkeinClient, Bot, Message, SkeinClient, Socket
 async def echo(message: Message) -> None:
     reply: JSON = await message.reply(f"echo: {message.content}")
     parent: str | None = message.parent_id
-    print(reply["id"], parent, message.author_tag, message.event_type)
+    conversation: JSON = await message.context()
+    ancestors: list[JSON] = message.ancestors
+    print(reply["id"], parent, message.author_tag, message.event_type, conversation["entries"], ancestors)
+
+
+def on_a_thread(message: Message) -> JSON:
+    return message.context_sync()
 
 
 async def unread(url: str, token: str) -> list[JSON]:
     async with AsyncSkeinClient(url, token=token) as client:
         page: JSON = await client.notifications(since=None, limit=10)
         users: list[JSON] = await client.search_users("ada", limit=5)
-        return [page, *users]
+        context: JSON = await client.message_context("0123abcd", limit=10, max_chars=2000)
+        options: JSON = await client.set_endpoint_options("0123abcd", include_context=True)
+        return [page, *users, context, options]
 
 
 def main() -> int:
-    bot = Bot.from_env(cursor_file="bot.cursor", concurrency=2)
+    bot = Bot.from_env(cursor_file="bot.cursor", concurrency=2, include_context=True)
     bot.on_message(echo)
     with SkeinClient("http://localhost:8080", api_key="sk_example") as client:
         print(client.me()["user_tag"])

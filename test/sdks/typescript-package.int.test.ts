@@ -5,7 +5,8 @@
 // `noUncheckedIndexedAccess`, and without skipLibCheck, so the package's own .d.ts are checked too),
 // as an ES module (.mts) and as CommonJS (.cts); `require('skein-sdk')` and `import 'skein-sdk'` both
 // load it; and the example echo bot, copied in unchanged, runs with tsx against a real Skein, answers
-// a message, exits 0 on SIGTERM, and exits 1 when its token is refused.
+// a message, exits 0 on SIGTERM, and exits 1 when its token is refused. The context example and a
+// consumer's use of message.context() type-check from the package's own declarations.
 import { spawn } from 'node:child_process';
 import {
   copyFileSync,
@@ -93,7 +94,7 @@ const CONSUMER_MTS = `
 import { createServer } from 'node:http';
 import {
   runBot, SkeinBot, SkeinClient, SkeinSocket,
-  type BotMessage, type MessageContext, type MessageOutput,
+  type BotMessage, type ConversationContext, type EndpointOptions, type MessageContext, type MessageOutput,
 } from 'skein-sdk';
 
 export const client = new SkeinClient({ baseUrl: 'http://localhost:8080', token: process.env.SKEIN_TOKEN, apiKey: process.env.SKEIN_API_KEY });
@@ -101,8 +102,13 @@ const bot = new SkeinBot({ url: process.env.SKEIN_URL, token: process.env.SKEIN_
 bot.onMessage(async (message: BotMessage, ctx: MessageContext): Promise<void> => {
   const reply: MessageOutput = await ctx.reply(\`echo: \${message.content}\`);
   const root = ctx.event.content.context[0];
-  console.log(reply.id, root?.id, message.author.user_tag);
+  const conversation: ConversationContext = await message.context();
+  const turns: { role: 'assistant' | 'user'; content: string }[] = conversation.entries.map(({ role, content }) => ({ role, content }));
+  console.log(reply.id, root?.id, message.author.user_tag, turns.length, conversation.truncated, message.message_context?.message_id);
 });
+export const withContext = new SkeinBot({ includeContext: true });
+export const read: Promise<ConversationContext> = client.messageContext('0123abcd', { limit: 10, maxChars: 2000 });
+export const options: Promise<EndpointOptions> = client.setEndpointOptions('0123abcd', { include_context: true });
 export const server = createServer(bot.webhook());
 export const socket = new SkeinSocket({ baseUrl: 'http://localhost:8080', token: process.env.SKEIN_TOKEN, since: process.env.CURSOR, onNotification: ({ cursor }) => console.log(cursor) });
 export const running: Promise<void> = runBot((message, ctx) => ctx.reply(message.content), { apiKey: process.env.SKEIN_API_KEY });
@@ -150,6 +156,7 @@ describe('the TypeScript SDK, packed and installed into a project outside the re
     );
     copyFileSync(path.join(SDK_DIR, 'examples/echo-bot.ts'), path.join(project, 'echo-bot.ts'));
     copyFileSync(path.join(SDK_DIR, 'examples/echo-bot.ts'), path.join(project, 'echo-bot.mts'));
+    copyFileSync(path.join(SDK_DIR, 'examples/context-bot.ts'), path.join(project, 'context-bot.mts'));
   });
 
   it('when the tarball is installed, then it ships only the build and declares its runtime dependencies', () => {

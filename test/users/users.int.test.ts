@@ -5,6 +5,7 @@ import {
   WRITER_SCOPES,
   createManaged,
   loginAdmin,
+  postMessage,
   registerUser,
   registerWriter,
   uniqueTag,
@@ -19,6 +20,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await api.close();
 });
+
+/**
+ * The id of a public root message: a context_origin_id must name a root the bot may see
+ * (docs/decisions/026), and a public one is seen by every account, a bot being created too.
+ */
+async function publicRootId(): Promise<string> {
+  const writer = await registerWriter(api);
+  return (await postMessage(api, writer.token, { content: 'a context origin', public: true })).id;
+}
 
 interface Bot {
   modalities: string[];
@@ -177,7 +187,7 @@ describe('POST /v1/users/profile', () => {
       modalities: ['text', 'image'],
       integrations: ['webhook'],
       versions: ['v1', 'v2'],
-      context_origin_id: '0a1b2c3d',
+      context_origin_id: await publicRootId(),
     };
     const res = await updateProfile(user.token, { is_bot: true, bot });
     expect(res.status).toBe(200);
@@ -188,13 +198,14 @@ describe('POST /v1/users/profile', () => {
 
   it('when context_origin_id is given at the top level, then it appears in bot', async () => {
     const user = await registerUser(api);
-    const res = await updateProfile(user.token, { is_bot: true, context_origin_id: 'deadbeef' });
+    const origin = await publicRootId();
+    const res = await updateProfile(user.token, { is_bot: true, context_origin_id: origin });
     expect(res.status).toBe(200);
     expect(res.body.bot).toEqual({
       modalities: [],
       integrations: [],
       versions: [],
-      context_origin_id: 'deadbeef',
+      context_origin_id: origin,
     });
     const cleared = await updateProfile(user.token, { context_origin_id: null });
     expect(cleared.body.bot?.context_origin_id).toBeNull();
@@ -202,13 +213,14 @@ describe('POST /v1/users/profile', () => {
 
   it('when only one bot field is sent, then the other bot fields stay as they were', async () => {
     const user = await registerUser(api);
+    const origin = await publicRootId();
     await updateProfile(user.token, {
       is_bot: true,
       bot: {
         modalities: ['text'],
         integrations: ['webhook'],
         versions: ['v1'],
-        context_origin_id: 'cafe0001',
+        context_origin_id: origin,
       },
     });
     const res = await updateProfile(user.token, { bot: { versions: ['v2'] } });
@@ -217,7 +229,7 @@ describe('POST /v1/users/profile', () => {
       modalities: ['text'],
       integrations: ['webhook'],
       versions: ['v2'],
-      context_origin_id: 'cafe0001',
+      context_origin_id: origin,
     });
   });
 
@@ -410,7 +422,7 @@ describe('POST /v1/managed/users', () => {
       modalities: ['text'],
       integrations: ['slack'],
       versions: ['2026-01'],
-      context_origin_id: '12345678',
+      context_origin_id: await publicRootId(),
     };
     const res = await api.request<User>('POST', '/v1/managed/users', {
       token: manager.token,

@@ -151,6 +151,12 @@ def get_message(message_id: str) -> Call[JSON]:
     return Call("GET", f"/v1/messages/{segment(message_id)}")
 
 
+def message_context(message_id: str, limit: int | None, max_chars: int | None) -> Call[JSON]:
+    return Call(
+        "GET", f"/v1/messages/{segment(message_id)}/context", params=present(limit=limit, max_chars=max_chars)
+    )
+
+
 def edit_message(message_id: str, content: str) -> Call[JSON]:
     return Call("PATCH", f"/v1/messages/{segment(message_id)}/content", {"content": content})
 
@@ -198,6 +204,10 @@ def rotate_endpoint_secret(uid: str, overlap_seconds: int | None) -> Call[JSON]:
 
 def redeliver(uid: str, webhook_id: str) -> Call[JSON]:
     return Call("POST", f"/v1/managed/users/{segment(uid)}/deliveries/{segment(webhook_id)}/redeliver")
+
+
+def set_endpoint_options(uid: str, include_context: bool) -> Call[JSON]:
+    return Call("PATCH", f"/v1/managed/users/{segment(uid)}/endpoint", {"include_context": include_context})
 
 
 def request_endpoint(url: str) -> Call[JSON]:

@@ -26,6 +26,10 @@ or 4400) ends ``run`` with SocketRefused once the running handlers are done.
 ``Message.reply`` keeps the audience (``"audience": "parent"``), retries while Skein cannot answer
 (a restart) and sends an ``Idempotency-Key`` made from the event and the message, so a retried or
 repeated reply is created once.
+
+``await message.context()`` is the conversation the message belongs to, as the bot may see it (GET
+/v1/messages/{id}/context): read once per message, from the event itself when the bot asked Skein to
+send it along (``include_context=True``), else with one call.
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Awaitable, Callable, Collection, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -69,7 +73,7 @@ class Message:
     """A message addressed to the bot, as its handlers get it. ``data`` is the message as Skein sent
     it (``id``, ``content``, ``parent_id``, ``author``, ...), ``event`` the whole event."""
 
-    __slots__ = ("data", "event", "_bot", "_event_key", "_replies")
+    __slots__ = ("data", "event", "_bot", "_event_key", "_replies", "_context")
 
     def __init__(self, data: JSON, event: JSON, bot: Bot, event_key: str) -> None:
         self.data = data
@@ -77,6 +81,7 @@ class Message:
         self._bot = bot
         self._event_key = event_key
         self._replies = 0
+        self._context: asyncio.Future[JSON] | None = None
 
     @property
     def id(self) -> str:
@@ -105,10 +110,35 @@ class Message:
         return str(self.event["type"])
 
     @property
-    def context(self) -> list[JSON]:
-        """Ancestors of the message in its thread, when the event carries them."""
-        context: list[JSON] = (self.event.get("content") or {}).get("context") or []
-        return context
+    def ancestors(self) -> list[JSON]:
+        """The event's ``content.context``: up to 10 ancestors of its first message, root first, as
+        events carry them (``id``, ``content``, ``parent_id``, ``author``). ``context()`` gives more."""
+        ancestors: list[JSON] = (self.event.get("content") or {}).get("context") or []
+        return ancestors
+
+    async def context(self) -> JSON:
+        """The conversation this message belongs to, as the bot may see it: ``{"message_id", "entries",
+        "truncated"}`` as GET /v1/messages/{id}/context answers (default bounds): the bot's starting
+        context when it has a ``context_origin_id``, the reply ancestors from the root down, then the
+        message, each entry with ``role`` ``assistant`` (the bot's own) or ``user``, ready for a
+        chat-model prompt. Read once per message and kept: from the event when it carries
+        ``message_context`` (``Bot(include_context=True)``), else with one call, retried like a reply
+        while Skein cannot answer (a failed read is tried again on the next call)."""
+        if self._context is None or _failed(self._context):
+            carried = self.data.get("message_context")
+            if isinstance(carried, dict):
+                ready: asyncio.Future[JSON] = asyncio.get_running_loop().create_future()
+                ready.set_result(carried)
+                self._context = ready
+            else:
+                self._context = asyncio.ensure_future(
+                    self._bot.retrying(lambda: self._bot.client.message_context(self.id))
+                )
+        return await asyncio.shield(self._context)
+
+    def context_sync(self) -> JSON:
+        """``context()`` for a plain ``def`` handler (those run on a worker thread)."""
+        return self._on_loop(self.context(), "context")
 
     @property
     def client(self) -> AsyncSkeinClient:
@@ -127,17 +157,22 @@ class Message:
 
     def reply_sync(self, content: str, *, idempotency_key: str | None = None, **fields: Any) -> JSON:
         """``reply`` for a plain ``def`` handler (those run on a worker thread)."""
+        return self._on_loop(self.reply(content, idempotency_key=idempotency_key, **fields), "reply")
+
+    def _on_loop(self, work: Coroutine[Any, Any, T], name: str) -> T:
+        """Runs ``work`` on the bot's event loop from a worker thread and waits for its answer."""
         loop = self._bot._loop
         if loop is None:
+            work.close()
             raise RuntimeError("the bot is not running")
         try:
             running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
         except RuntimeError:
             running = None
         if running is loop:
-            raise RuntimeError("in an async handler, use: await message.reply(...)")
-        future = asyncio.run_coroutine_threadsafe(self.reply(content, idempotency_key=idempotency_key, **fields), loop)
-        return future.result()
+            work.close()
+            raise RuntimeError(f"in an async handler, use: await message.{name}(...)")
+        return asyncio.run_coroutine_threadsafe(work, loop).result()
 
     def __repr__(self) -> str:
         return f"Message(id={self.id!r}, author=@{self.author_tag}, event={self.event_type!r}, content={self.content!r})"
@@ -161,13 +196,17 @@ class Bot:
         cursor_file: str | os.PathLike[str] | None = None,
         concurrency: int = 4,
         events: Collection[str] = MESSAGE_EVENTS,
+        include_context: bool = False,
         reconnect_delay: float = 0.5,
         max_reconnect_delay: float = 30.0,
         retry_for: float = 300.0,
         shutdown_timeout: float = 30.0,
     ) -> None:
         """``token`` is a session token (a bot's delegated session, ``svc_session_...``) or ``api_key`` an
-        API key (``sk_...``). ``retry_for``: how long ``reply`` keeps trying while Skein cannot answer."""
+        API key (``sk_...``). ``retry_for``: how long ``reply`` keeps trying while Skein cannot answer.
+        ``include_context``: ask Skein to send each message's conversation context with the event (the
+        socket's ``?include_context=true``; in webhook mode the endpoint's option), so
+        ``message.context()`` needs no call; off by default (payloads stay small)."""
         if not token and not api_key:
             raise ValueError(
                 "A bot needs a token or an API key: set SKEIN_TOKEN (a session token, such as a bot's "
@@ -181,6 +220,7 @@ class Bot:
         self.cursor_file = Path(cursor_file) if cursor_file else None
         self.concurrency = concurrency
         self.events = frozenset(events)
+        self.include_context = include_context
         self.reconnect_delay = reconnect_delay
         self.max_reconnect_delay = max_reconnect_delay
         self.retry_for = retry_for
@@ -251,6 +291,7 @@ class Bot:
                 token=self.token,
                 api_key=self.api_key,
                 since=self.cursor,
+                include_context=self.include_context,
                 reconnect_delay=self.reconnect_delay,
                 max_reconnect_delay=self.max_reconnect_delay,
                 on_ready=self._on_ready,
@@ -288,6 +329,9 @@ class Bot:
                 url = public_url or receiver.url
                 verified = await self.retrying(lambda: self.client.verify_endpoint(url))
                 receiver.secret = verified["secret"]
+                if self.include_context:
+                    uid = self.uid
+                    await self.retrying(lambda: self.client.set_endpoint_options(uid, include_context=True))
                 log.info("@%s takes webhooks at %s (listening on %s)", me["user_tag"], url, receiver.url)
                 await stopping.wait()
             finally:
@@ -498,6 +542,10 @@ class Bot:
             os.replace(temporary, path)
         except OSError:
             log.exception("cannot write the cursor to %s", path)
+
+
+def _failed(future: asyncio.Future[Any]) -> bool:
+    return future.done() and (future.cancelled() or future.exception() is not None)
 
 
 def _configure_logging() -> None:

@@ -95,6 +95,14 @@ class SkeinClient(_Credentials):
     def get_message(self, message_id: str) -> JSON:
         return self._run(_api.get_message(message_id))
 
+    def message_context(self, message_id: str, *, limit: int | None = None, max_chars: int | None = None) -> JSON:
+        """GET /v1/messages/{message_id}/context: ``{"message_id", "entries", "truncated"}``, the conversation a
+        message you may see belongs to, oldest first, as chat-model turns (``role`` ``assistant`` for what
+        you wrote, ``user`` for the rest): your starting context when you are a bot with a
+        ``context_origin_id``, the reply ancestors you may see from the root down, then the message.
+        ``limit`` entries (1-500, default 100) and ``max_chars`` content characters (default 100000)."""
+        return self._run(_api.message_context(message_id, limit, max_chars))
+
     def edit_message(self, message_id: str, content: str) -> JSON:
         """PATCH /v1/messages/{message_id}/content: the author (or its manager) edits the content;
         answers the MessageOutput, whose ``edited_at`` is set. The old content is kept."""
@@ -144,6 +152,12 @@ class SkeinClient(_Credentials):
     def rotate_endpoint_secret(self, uid: str, overlap_seconds: int | None = None) -> JSON:
         """POST /v1/managed/users/{uid}/endpoint/secret/rotate: ``{"secret", "previous_expires_at"}``."""
         return self._run(_api.rotate_endpoint_secret(uid, overlap_seconds))
+
+    def set_endpoint_options(self, uid: str, *, include_context: bool) -> JSON:
+        """PATCH /v1/managed/users/{uid}/endpoint: ``{"url", "include_context", "enabled"}``. With
+        ``include_context`` each delivered message carries ``message_context``, its conversation context
+        as ``message_context()`` reads it for the user (off by default)."""
+        return self._run(_api.set_endpoint_options(uid, include_context))
 
     def redeliver(self, uid: str, webhook_id: str) -> JSON:
         """POST /v1/managed/users/{uid}/deliveries/{webhook_id}/redeliver: one more attempt of a failed delivery."""
@@ -237,6 +251,11 @@ class AsyncSkeinClient(_Credentials):
     async def get_message(self, message_id: str) -> JSON:
         return await self._run(_api.get_message(message_id))
 
+    async def message_context(
+        self, message_id: str, *, limit: int | None = None, max_chars: int | None = None
+    ) -> JSON:
+        return await self._run(_api.message_context(message_id, limit, max_chars))
+
     async def edit_message(self, message_id: str, content: str) -> JSON:
         return await self._run(_api.edit_message(message_id, content))
 
@@ -269,6 +288,9 @@ class AsyncSkeinClient(_Credentials):
 
     async def rotate_endpoint_secret(self, uid: str, overlap_seconds: int | None = None) -> JSON:
         return await self._run(_api.rotate_endpoint_secret(uid, overlap_seconds))
+
+    async def set_endpoint_options(self, uid: str, *, include_context: bool) -> JSON:
+        return await self._run(_api.set_endpoint_options(uid, include_context))
 
     async def redeliver(self, uid: str, webhook_id: str) -> JSON:
         return await self._run(_api.redeliver(uid, webhook_id))

@@ -52,6 +52,7 @@ class SkeinSocket:
         token: str | None = None,
         api_key: str | None = None,
         since: str | None = None,
+        include_context: bool = False,
         reconnect_delay: float = 0.5,
         max_reconnect_delay: float = 30.0,
         on_ready: Callable[[dict[str, Any]], None] | None = None,
@@ -60,6 +61,8 @@ class SkeinSocket:
         self.token = token
         self.api_key = api_key
         self._cursor = since
+        self.include_context = include_context
+        """``?include_context=true``: each new message carries ``message_context``, its conversation context."""
         self._backoff = Backoff(reconnect_delay, max_reconnect_delay)
         self._on_ready = on_ready
         self._ws: ClientConnection | None = None
@@ -75,7 +78,12 @@ class SkeinSocket:
     def _url(self) -> str:
         parts = urlsplit(self.base_url)
         scheme = "wss" if parts.scheme == "https" else "ws"
-        query = urlencode({"since": self._cursor}) if self._cursor is not None else ""
+        params: dict[str, str] = {}
+        if self._cursor is not None:
+            params["since"] = self._cursor
+        if self.include_context:
+            params["include_context"] = "true"
+        query = urlencode(params)
         return urlunsplit((scheme, parts.netloc, parts.path + "/v1/ws/v1", query, ""))
 
     async def connect(self) -> dict[str, Any]:

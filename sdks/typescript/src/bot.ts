@@ -8,8 +8,19 @@
 //   const bot = new SkeinBot();          // SKEIN_URL, SKEIN_TOKEN or SKEIN_API_KEY, SKEIN_CURSOR_FILE
 //   bot.onMessage((message, ctx) => ctx.reply(`echo: ${message.content}`));
 //   await bot.start();                   // runs until SIGINT/SIGTERM or stop()
+//
+// `await message.context()` gives the handler the conversation the message belongs to (the context
+// read, GET /v1/messages/{id}/context, as the bot may see it), once per message: taken from the event
+// when the bot asked Skein to send it along (`includeContext`), else read with one call.
 import { Backoff, pause } from './backoff.js';
-import { MessageRejected, SkeinClient, SkeinError, type MessageInput, type MessageOutput } from './client.js';
+import {
+  MessageRejected,
+  SkeinClient,
+  SkeinError,
+  type ConversationContext,
+  type MessageInput,
+  type MessageOutput,
+} from './client.js';
 import type { components } from './generated/openapi.js';
 import { CursorFile, HandledCursor } from './handled-cursor.js';
 import { Slots } from './slots.js';
@@ -17,8 +28,21 @@ import { SkeinSocket, SocketRefusedError, type NotificationFrame, type ReadyFram
 import { createWebhookListener, type WebhookRequestListener } from './webhook-listener.js';
 import type { WebhookEvent } from './webhooks.js';
 
-/** A message as events carry it: `id`, `content`, `parent_id` and `author` (`uid`, `user_tag`). */
-export type BotMessage = components['schemas']['EventMessage'];
+/** A message as events carry it: `id`, `content`, `parent_id`, `author` (`uid`, `user_tag`). */
+export type EventMessage = components['schemas']['EventMessage'];
+
+/** A message as the handler gets it: the event's message, and its conversation on request. */
+export interface BotMessage extends EventMessage {
+  /**
+   * The conversation this message belongs to, as the bot may see it (GET /v1/messages/{id}/context
+   * with its default bounds): the bot's starting context when it has a `context_origin_id`, the
+   * reply ancestors from the root down, then the message; each entry with `role` `assistant` (the
+   * bot's own) or `user`, ready for a chat-model prompt. Read once per message and kept: from the
+   * event itself when it carries `message_context` (`includeContext`), else with one call (retried
+   * like a reply while Skein cannot answer; a failed read is tried again on the next call).
+   */
+  context(): Promise<ConversationContext>;
+}
 /** The event types that carry messages for the bot (spec "Webhook notifications"). */
 export type BotEventType = WebhookEvent['type'];
 
@@ -69,6 +93,13 @@ export interface BotOptions {
   concurrency?: number | undefined;
   /** The event types whose messages reach the handler. Default `['sent', 'ping']`, the spec's "reply" ones. */
   events?: readonly BotEventType[] | undefined;
+  /**
+   * Ask Skein to send each message's conversation context with the event, so `message.context()`
+   * needs no call: the socket connects with `?include_context=true`, and registerEndpoint() turns on
+   * the endpoint's `include_context`. Default false: payloads stay small, and `context()` reads the
+   * context with one call when the handler asks for it.
+   */
+  includeContext?: boolean | undefined;
   /** The first wait before reconnecting. Default 500 ms. */
   reconnectDelayMs?: number | undefined;
   /** The longest wait between reconnects (it doubles up to it, with jitter). Default 30 s. */
@@ -170,6 +201,7 @@ export class SkeinBot {
       token: this.token,
       apiKey: this.apiKey,
       since,
+      includeContext: this.options.includeContext,
       reconnectDelayMs: this.options.reconnectDelayMs,
       maxReconnectDelayMs: this.options.maxReconnectDelayMs,
       onNotification: (frame) => this.accept(frame),
@@ -206,6 +238,8 @@ export class SkeinBot {
   /**
    * Proves `url` (where webhook() is served) as the bot's endpoint, POST /v1/auth/contacts/endpoint/
    * request then /verify, and keeps the signing secret it answers. The listener must be reachable.
+   * With `includeContext` it then turns on the endpoint's `include_context` (PATCH
+   * /v1/managed/users/{uid}/endpoint), so deliveries carry each message's context.
    */
   async registerEndpoint(url: string): Promise<string> {
     await this.client.request('POST', '/v1/auth/contacts/endpoint/request', { url });
@@ -215,6 +249,10 @@ export class SkeinBot {
       { url },
     );
     this.webhookSecret = verified.secret;
+    if (this.options.includeContext) {
+      this.uid ??= (await this.client.me()).uid;
+      await this.client.setEndpointOptions(this.uid, { include_context: true });
+    }
     return verified.secret;
   }
 
@@ -297,7 +335,7 @@ export class SkeinBot {
   }
 
   /** The event's messages the handler should see: wanted event types, never the bot's own. */
-  private messagesFor(event: NotificationFrame['event']): BotMessage[] {
+  private messagesFor(event: NotificationFrame['event']): EventMessage[] {
     if (!this.events.has(event.type as BotEventType)) return [];
     const { messages } = (event as WebhookEvent).content;
     const own = this.uid ?? event.recipient_uid;
@@ -305,7 +343,8 @@ export class SkeinBot {
   }
 
   /** Runs the handler on one message in a slot it already holds, and gives the slot back. */
-  private async run(message: BotMessage, event: WebhookEvent, eventKey: string): Promise<Outcome> {
+  private async run(received: EventMessage, event: WebhookEvent, eventKey: string): Promise<Outcome> {
+    const message = this.botMessage(received);
     let replies = 0;
     let abandoned = false;
     const ctx: MessageContext = {
@@ -334,6 +373,27 @@ export class SkeinBot {
       this.slots.release();
     }
     return abandoned ? 'abandoned' : 'handled';
+  }
+
+  /** The handler's message: the event's, with context() read at most once (while it succeeds). */
+  private botMessage(received: EventMessage): BotMessage {
+    let read: Promise<ConversationContext> | undefined;
+    return {
+      ...received,
+      context: () => {
+        if (read) return read;
+        const carried = received.message_context;
+        const reading = carried
+          ? Promise.resolve(carried)
+          : this.withRetries(() => this.client.messageContext(received.id));
+        read = reading;
+        // A failed read is not kept (the caller gets its rejection): the next call reads again.
+        reading.catch(() => {
+          if (read === reading) read = undefined;
+        });
+        return reading;
+      },
+    };
   }
 
   /** Calls `send` until it succeeds, fails for good, or the bot stops (about two minutes at most). */

@@ -17,6 +17,10 @@ export type MessageEdits = Schemas['MessageEdits'];
 export type Delivery = Schemas['Delivery'];
 export type RotatedSecret = Schemas['RotatedSecret'];
 export type ManagedUserUpdate = Schemas['ManagedUserUpdateInput'];
+/** GET /v1/messages/{message_id}/context: `{message_id, entries, truncated}`, ready for a chat-model prompt. */
+export type ConversationContext = Schemas['MessageContext'];
+export type ContextEntry = Schemas['ContextEntry'];
+export type EndpointOptions = Schemas['EndpointOptions'];
 export type ErrorBody = Schemas['Error'];
 
 /** A non-2xx answer: the contract's `{detail, code}` body with the status. */
@@ -127,6 +131,24 @@ export class SkeinClient {
     return this.request<MessageOutput>('GET', `/v1/messages/${encodeURIComponent(id)}`);
   }
 
+  /**
+   * GET /v1/messages/{message_id}/context: the conversation a message you may see belongs to, oldest
+   * first, as chat-model turns (`role` `assistant` for what you wrote, `user` for the rest): your
+   * starting context when you are a bot with a `context_origin_id`, the reply ancestors you may see
+   * from the root down, then the message. Bounded by `limit` entries (1–500, default 100) and
+   * `maxChars` content characters (default 100 000); `truncated` says whether anything was cut.
+   */
+  messageContext(
+    id: string,
+    options: { limit?: number | undefined; maxChars?: number | undefined } = {},
+  ): Promise<ConversationContext> {
+    const path = withQuery(`/v1/messages/${encodeURIComponent(id)}/context`, {
+      limit: options.limit,
+      max_chars: options.maxChars,
+    });
+    return this.request<ConversationContext>('GET', path);
+  }
+
   /** PATCH /v1/messages/{message_id}/content: the author (or its manager) edits the content; the old one is kept. */
   editMessage(id: string, content: string): Promise<MessageOutput> {
     return this.request<MessageOutput>('PATCH', `/v1/messages/${encodeURIComponent(id)}/content`, {
@@ -198,6 +220,19 @@ export class SkeinClient {
       'POST',
       `/v1/managed/users/${encodeURIComponent(uid)}/endpoint/secret/rotate`,
       body,
+    );
+  }
+
+  /**
+   * PATCH /v1/managed/users/{uid}/endpoint: the webhook endpoint's options, for the user itself and
+   * its managers. `include_context: true` makes each delivered message carry `message_context`, its
+   * conversation context as messageContext() reads it for the user (off by default).
+   */
+  setEndpointOptions(uid: string, options: Schemas['EndpointOptionsRequest']): Promise<EndpointOptions> {
+    return this.request<EndpointOptions>(
+      'PATCH',
+      `/v1/managed/users/${encodeURIComponent(uid)}/endpoint`,
+      options,
     );
   }
 

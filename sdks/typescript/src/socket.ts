@@ -28,6 +28,11 @@ export interface SocketOptions extends Credentials {
   baseUrl: string;
   /** Resume after this cursor on the first connection (e.g. one stored by a previous run). */
   since?: string | undefined;
+  /**
+   * Ask for `?include_context=true`: each new message of `sent`, `ping`, `added` and `channels`
+   * events then carries `message_context`, its conversation context as you may read it. Default false.
+   */
+  includeContext?: boolean | undefined;
   onNotification: (frame: NotificationFrame) => void | Promise<void>;
   /** Each ready frame: the first connection's and every reconnection's. */
   onReady?: ((frame: ReadyFrame) => void) | undefined;
@@ -157,6 +162,7 @@ export class SkeinSocket {
       const url = new URL('/v1/ws/v1', this.options.baseUrl);
       url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
       if (this.received !== undefined) url.searchParams.set('since', this.received);
+      if (this.options.includeContext) url.searchParams.set('include_context', 'true');
       const headers: Record<string, string> = {};
       if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
       else if (this.options.apiKey) headers['x-api-key'] = this.options.apiKey;

@@ -9,7 +9,13 @@ import { AppError } from '../../platform/errors.js';
 import type { RouteTable } from '../../platform/http/route-table.js';
 import { z } from '../../platform/openapi.js';
 import { MessageIdParam } from '../messages/messages.schemas.js';
-import { NotificationPage, NotificationsQuery, PingRequest, PingResponse } from './events.schemas.js';
+import {
+  IncludeContextFlag,
+  NotificationPage,
+  NotificationsQuery,
+  PingRequest,
+  PingResponse,
+} from './events.schemas.js';
 import { pingMessage } from './ping-message.js';
 import { readNotifications } from './read-notifications.js';
 
@@ -74,20 +80,27 @@ export function mountEventRoutes(routes: RouteTable, ctx: AppContext): void {
       '`MessageUpdatedEvent` or `MessageDeletedEvent`), in order; send `{"type": "ping"}` to get ' +
       '`{"type": "pong"}`; anything else gets `{"type": "error", "code", "detail"}`. Connect with ' +
       '`?since=<cursor>` (the last cursor you received) to first replay every event after it, with no gap and no ' +
-      'repeat before live ones, also across server restarts. Refusals complete the upgrade, send an error frame ' +
+      'repeat before live ones, also across server restarts. With `?include_context=true` each message of ' +
+      '`content.messages` of `sent`, `ping`, `added` and `channels` events also carries `message_context`, its ' +
+      'conversation context as `GET /v1/messages/{message_id}/context` answers you (default bounds); off by ' +
+      'default, when nothing of it is read. Refusals complete the upgrade, send an error frame ' +
       'and close with 4401 (not authenticated, or the credential ended), 4403 (`insufficient_scope`: no ' +
       'realtime.connect or messages.read; `api_access_required`; `csrf_rejected`: a cookie from another site), ' +
-      '4400 (bad since), 4429 (you already hold ' +
+      '4400 (bad since or include_context), 4429 (you already hold ' +
       'SKEIN_WS_MAX_SOCKETS_PER_USER sockets, default 20, here); 4008 closes a slow consumer (reconnect with ' +
       'since), 1013 a database outage, 1001 a shutdown. A logout, a session or key revocation, a password ' +
       'change, a bot’s deactivation or deletion, a manager’s removal or an administrator’s change of scopes or ' +
       'API access closes the sockets opened with the credential it ends or narrows at once (4401 or 4403), on ' +
       'every instance, and no frame is sent on them after that change answered. The server pings every SKEIN_WS_HEARTBEAT_SECONDS ' +
-      '(default 30) and cuts sockets that do not answer. GraphQL subscriptions (`notifications(since)`) run over ' +
+      '(default 30) and cuts sockets that do not answer. GraphQL subscriptions (`notifications(since, include_context)`) run over ' +
       'graphql-ws at /graphql with the same rules.',
     auth: 'none',
+    query: z.object({ include_context: IncludeContextFlag }),
     response: z.object({}),
-    errors: { 426: '`upgrade_required`: this path only speaks WebSocket.' },
+    errors: {
+      422: 'include_context is not true, false, 1 or 0 (the socket closes with 4400 instead).',
+      426: '`upgrade_required`: this path only speaks WebSocket.',
+    },
     handler: () => {
       throw new AppError('upgrade_required', 'This path only accepts WebSocket upgrades.', {
         headers: { Upgrade: 'websocket', Connection: 'Upgrade' },

@@ -2,7 +2,8 @@
 // outbox page, and pings.
 import { z } from '../../platform/openapi.js';
 import { queryInteger } from '../../platform/query-integer.js';
-import { RecipientList } from '../messages/messages.schemas.js';
+import { MessageContext } from '../context/context.schemas.js';
+import { QueryBoolean, RecipientList } from '../messages/messages.schemas.js';
 
 export const EventMessageOutput = z
   .object({
@@ -10,8 +11,30 @@ export const EventMessageOutput = z
     content: z.string(),
     parent_id: z.string().nullable(),
     author: z.object({ uid: z.string(), user_tag: z.string() }),
+    message_context: MessageContext.optional().openapi({
+      description:
+        'Only when you asked for it (the endpoint option `include_context`, `/v1/ws/v1?include_context=true`, ' +
+        'the subscription argument `include_context`), and only on `content.messages` of `sent`, `ping`, ' +
+        '`added` and `channels` events: the conversation context of this message exactly as ' +
+        '`GET /v1/messages/{message_id}/context` answers you with its default bounds (your starting context ' +
+        'when you are a bot with a `context_origin_id`, the reply ancestors you may see from the root down, ' +
+        'then the message; `truncated` when the bounds cut anything). Absent otherwise.',
+    }),
   })
   .openapi('EventMessage');
+
+/**
+ * `include_context` on /v1/ws/v1: each new message of the frames carries `message_context`
+ * (message-contexts.ts). The same QueryBoolean as every other flag: true, false, 1 or 0.
+ */
+export const IncludeContextFlag = QueryBoolean.default(false).openapi({
+  type: 'boolean',
+  default: false,
+  description:
+    'true (or 1): each message of `content.messages` of `sent`, `ping`, `added` and `channels` events carries ' +
+    '`message_context`, its conversation context as `GET /v1/messages/{message_id}/context` answers you ' +
+    '(default bounds). Off by default, when frames stay as small as they were.',
+});
 
 export const NotificationEventOutput = z
   .object({

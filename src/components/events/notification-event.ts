@@ -2,6 +2,7 @@
 // subscriptions and GET /v1/notifications (spec "Events": type, recipient_uid, content.messages[],
 // content.context[]). Built from the graph when handed out (event-payloads.ts), never stored.
 import type { ClientEventType, MessageChange } from '../event-log/event-log.js';
+import type { MessageContext } from '../context/context.schemas.js';
 
 /** A message as an event shows it; parent_id is null when the recipient cannot see the parent. */
 export interface EventMessage {
@@ -9,6 +10,12 @@ export interface EventMessage {
   content: string;
   parent_id: string | null;
   author: { uid: string; user_tag: string };
+  /**
+   * The message's conversation context as GET /v1/messages/{id}/context answers the recipient: only
+   * on `content.messages` of sent, ping, added and channels events, and only for a recipient that
+   * asked for it (message-contexts.ts); absent otherwise.
+   */
+  message_context?: MessageContext;
 }
 
 /** The spec's webhook payload (sent, ping, added, channels). */

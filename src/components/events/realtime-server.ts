@@ -17,7 +17,12 @@ import { LiveCredential } from './live-credential.js';
 import { assertSameOriginCookie, refusalFor, upgradeCredentials } from './realtime-auth.js';
 import { createGraphQLSocketServer } from './realtime-graphql.js';
 import { CLOSE_CODES, realtimeSettings } from './realtime-settings.js';
-import { endNotificationSocket, parseSince, serveNotificationSocket } from './websocket-notifications.js';
+import {
+  endNotificationSocket,
+  parseIncludeContext,
+  parseSince,
+  serveNotificationSocket,
+} from './websocket-notifications.js';
 
 export const NOTIFICATIONS_PATH = '/v1/ws/v1';
 export const GRAPHQL_PATH = '/graphql';
@@ -31,7 +36,9 @@ export interface RealtimeServer {
   close(): Promise<void>;
 }
 
-type Admission = { live: LiveCredential; since: number | null; address: string } | { refusal: unknown };
+type Admission =
+  | { live: LiveCredential; since: number | null; includeContext: boolean; address: string }
+  | { refusal: unknown };
 
 export function attachRealtime(server: Server, ctx: AppContext, schema: GraphQLSchema): RealtimeServer {
   const notifications = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_FRAME });
@@ -41,10 +48,11 @@ export function attachRealtime(server: Server, ctx: AppContext, schema: GraphQLS
   const admit = async (req: IncomingMessage, url: URL): Promise<Admission> => {
     try {
       const since = parseSince(url);
+      const includeContext = parseIncludeContext(url);
       const credentials = upgradeCredentials(req, url);
       assertSameOriginCookie(req, credentials, ctx.config);
       const address = clientAddress(req, ctx.config.trustProxy);
-      return { live: await LiveCredential.open(ctx, credentials), since, address };
+      return { live: await LiveCredential.open(ctx, credentials), since, includeContext, address };
     } catch (error) {
       return { refusal: error };
     }
@@ -83,6 +91,7 @@ export function attachRealtime(server: Server, ctx: AppContext, schema: GraphQLS
           admission.since,
           admission.address,
           realtimeSettings(ctx.config),
+          admission.includeContext,
         );
       });
     });

@@ -2,6 +2,8 @@
 //   server → {"type":"ready","uid","cursor"} first; cursor is the position now.
 //   server → {"type":"notification","cursor","event":<event>} for each event, in the log's order,
 //            each once: with ?since=<cursor> first every one after it from the log, then live.
+//            With ?include_context=true each new message of an event carries `message_context`,
+//            its conversation context as the caller may read it (message-contexts.ts, decision 028).
 //   client {"type":"ping"} → {"type":"pong"}; any other frame → {"type":"error","code","detail"}
 //            (code invalid_frame); the socket stays open.
 //   ending → an error frame {"type":"error","code","detail"}, then a close whose reason is that
@@ -17,10 +19,13 @@
 // the ready frame's cursor when it received none).
 import type { RawData, WebSocket } from 'ws';
 import type { AppContext } from '../../platform/context.js';
+import { validationError } from '../../platform/errors.js';
 import { decodeCursor } from '../event-log/event-log.js';
+import { IncludeContextFlag } from './events.schemas.js';
 import type { LiveCredential } from './live-credential.js';
 import { refusalFor, slowConsumer, type SocketRefusal } from './realtime-auth.js';
 import type { ClientEvent } from './notification-event.js';
+import { withMessageContexts } from './message-contexts.js';
 import { followNotifications, type NotificationFeed } from './realtime-feed.js';
 import { startHeartbeat } from './realtime-heartbeat.js';
 import { CLOSE_CODES, type RealtimeSettings, type ServerFrame } from './realtime-settings.js';
@@ -29,6 +34,18 @@ import { CLOSE_CODES, type RealtimeSettings, type ServerFrame } from './realtime
 export function parseSince(url: URL): number | null {
   const value = url.searchParams.get('since');
   return value === null ? null : decodeCursor(value);
+}
+
+/** `?include_context=`: absent → false; true, false, 1 or 0; anything else a 4400 refusal. */
+export function parseIncludeContext(url: URL): boolean {
+  const value = url.searchParams.get('include_context');
+  const parsed = IncludeContextFlag.safeParse(value ?? undefined);
+  if (!parsed.success) {
+    throw validationError([
+      { loc: ['query', 'include_context'], msg: 'must be true, false, 1 or 0', type: 'value_error' },
+    ]);
+  }
+  return parsed.data;
 }
 
 /** Sends the error frame, then closes with the refusal's code; used for refusals after the upgrade too. */
@@ -47,6 +64,7 @@ export function serveNotificationSocket(
   since: number | null,
   address: string,
   settings: RealtimeSettings,
+  includeContext = false,
 ): void {
   let feed: NotificationFeed | undefined;
   let ended = false;
@@ -75,9 +93,17 @@ export function serveNotificationSocket(
     for (;;) {
       const delivered = await opened.next();
       if (delivered === null || ended) return;
+      // Read before the credential check below, so that check is the last step before the send.
+      const event = includeContext
+        ? await withMessageContexts(ctx, live.caller, delivered.event)
+        : delivered.event;
+      if (ended) return;
       // After a change to some credential, nothing leaves until this one is judged again.
       if (!live.current && !(await live.mayDeliver())) return;
-      sendText(notificationText(delivered.cursor, delivered.event));
+      // Every message of it became invisible while its context was read: passed over, as any event
+      // that shows nothing.
+      if (event === null) continue;
+      sendText(notificationText(delivered.cursor, event));
       // Backpressure: take no more from the feed until the socket has flushed most of what it holds.
       // Meanwhile live notifications wait in the feed, which calls a client that falls too far
       // behind a slow consumer; a client that stops reading altogether misses its pongs.
@@ -124,12 +150,14 @@ export function serveNotificationSocket(
       send({ type: 'ready', uid: caller.uid, cursor: opened.startCursor });
       readyToAnswer();
       // A channel event's frames are written feed by feed as soon as it is judged (realtime-feed.ts).
-      opened.pushTo((delivered) => {
-        // Not current: next() hands it out, and the pump waits for the judgement.
-        if (ended || !live.current || ws.bufferedAmount > softLimit) return false;
-        sendText(notificationText(delivered.cursor, delivered.event));
-        return true;
-      });
+      // A socket that asked for contexts takes every event through the pump, which reads them.
+      if (!includeContext)
+        opened.pushTo((delivered) => {
+          // Not current: next() hands it out, and the pump waits for the judgement.
+          if (ended || !live.current || ws.bufferedAmount > softLimit) return false;
+          sendText(notificationText(delivered.cursor, delivered.event));
+          return true;
+        });
       return pump(opened);
     })
     .catch((error: unknown) => {

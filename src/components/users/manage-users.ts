@@ -5,40 +5,56 @@ import type { Caller } from '../../platform/auth/caller.js';
 import { VERIFIED_SCOPES, assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
+import type { InputLocation } from '../../platform/validation.js';
+import { contextOriginCheck } from './context-origin.js';
 import { assertUserExists } from './read-users.js';
 import { toUserOutput } from './user-record.js';
-import { createUser, listManagedUsers as listManaged } from './users-repository.js';
+import { createUserWith, listManagedUsers as listManaged } from './users-repository.js';
 import type { ManagedUserCreateInput, UserOutput } from './users.schemas.js';
 
 export async function createManagedUser(
   ctx: AppContext,
   caller: Caller,
   input: ManagedUserCreateInput,
+  inputAt: InputLocation = 'body',
 ): Promise<UserOutput> {
   if (caller.isManaged)
     throw new AppError('managed_user_forbidden', 'Managed users cannot manage other users.');
   assertScope(caller, 'messages.write');
   const manager = await assertUserExists(ctx, caller.uid);
-  const user = await createUser(ctx.db, {
-    user_tag: input.user_tag,
-    display_name: input.display_name ?? null,
-    is_managed: true,
-    is_bot: input.is_bot,
-    // A bot's API keys work when its manager has partner access (see docs/decisions/002).
-    has_api_access: manager.has_api_access,
-    scopes: VERIFIED_SCOPES,
-    password_hash: null,
-    email: null,
-    manager_uid: caller.uid,
-    bot: input.is_bot
-      ? {
-          modalities: input.bot?.modalities ?? [],
-          integrations: input.bot?.integrations ?? [],
-          versions: input.bot?.versions ?? [],
-          context_origin_id: input.bot?.context_origin_id ?? null,
-        }
-      : null,
-  });
+  // A context origin must be one the new bot may see: a public root, since it has no edges yet.
+  const check = contextOriginCheck(
+    { context_origin_id: input.bot?.context_origin_id ?? null },
+    { bot: input.bot },
+    inputAt,
+  );
+  const user = await createUserWith(
+    ctx.db,
+    {
+      user_tag: input.user_tag,
+      display_name: input.display_name ?? null,
+      is_managed: true,
+      is_bot: input.is_bot,
+      // A bot's API keys work when its manager has partner access (see docs/decisions/002).
+      has_api_access: manager.has_api_access,
+      scopes: VERIFIED_SCOPES,
+      password_hash: null,
+      email: null,
+      manager_uid: caller.uid,
+      bot: input.is_bot
+        ? {
+            modalities: input.bot?.modalities ?? [],
+            integrations: input.bot?.integrations ?? [],
+            versions: input.bot?.versions ?? [],
+            context_origin_id: input.bot?.context_origin_id ?? null,
+          }
+        : null,
+    },
+    async (tx, created) => {
+      await check?.(tx, created);
+      return created;
+    },
+  );
   return toUserOutput(user);
 }
 

@@ -1,7 +1,10 @@
-// POST /v1/users/profile: the caller edits its own display name, bio and bot metadata.
+// POST /v1/users/profile: the caller edits its own display name, bio and bot metadata. A bot sets
+// its own context origin here (context-origin.ts checks it).
 import type { Caller } from '../../platform/auth/caller.js';
 import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
+import type { InputLocation } from '../../platform/validation.js';
+import { contextOriginCheck } from './context-origin.js';
 import { getMe } from './read-users.js';
 import { setUserFields } from './users-repository.js';
 import type { ManagedUserUpdateInput, MeOutput, ProfileUpdateInput } from './users.schemas.js';
@@ -26,13 +29,18 @@ export function profileChanges(input: ProfileUpdateInput | ManagedUserUpdateInpu
   return changes;
 }
 
+/** `inputAt` names where the input came from (REST body, GraphQL args) in a 422's `loc`. */
 export async function updateProfile(
   ctx: AppContext,
   caller: Caller,
   input: ProfileUpdateInput,
+  inputAt: InputLocation = 'body',
 ): Promise<MeOutput> {
   const changes = profileChanges(input);
-  if (Object.keys(changes).length > 0 && !(await setUserFields(ctx.db, caller.uid, changes))) {
+  if (
+    Object.keys(changes).length > 0 &&
+    !(await setUserFields(ctx.db, caller.uid, changes, contextOriginCheck(changes, input, inputAt)))
+  ) {
     throw new AppError('user_not_found', 'No such user.');
   }
   return getMe(ctx, caller);

@@ -104,14 +104,54 @@ export async function listContacts(
   return rows.map((row) => row.contact as { kind: string; value: string; verified_at: string | null });
 }
 
+/**
+ * A check of a user's fields as a write left them, run in the write's transaction: throwing rolls
+ * the write back (a context origin the bot may not see, context-origin.ts).
+ */
+export type UserCheck = (tx: Tx, written: UserRecord) => Promise<void>;
+
+/** Runs `name` (which answers the written `user`), in one transaction with `check` when there is one. */
+async function writeUser(
+  db: Database,
+  name: string,
+  params: Record<string, unknown>,
+  check: UserCheck | undefined,
+): Promise<UserRecord | null> {
+  if (!check) {
+    const rows = await db.write(name, params);
+    return rows[0] ? toUserRecord(rows[0].user) : null;
+  }
+  return db.inWrite(async (tx) => {
+    const [row] = await tx.run(name, params);
+    if (!row) return null;
+    const user = toUserRecord(row.user);
+    await check(tx, user);
+    return user;
+  });
+}
+
 /** Writes the given stored fields of a user; returns null when the user does not exist. */
-export async function setUserFields(
+export function setUserFields(
   db: Database,
   uid: string,
   changes: Record<string, unknown>,
+  check?: UserCheck,
 ): Promise<UserRecord | null> {
-  const rows = await db.write('users/set-user-fields', { uid, changes });
-  return rows[0] ? toUserRecord(rows[0].user) : null;
+  return writeUser(db, 'users/set-user-fields', { uid, changes }, check);
+}
+
+/**
+ * Whether message `messageId` may be the context origin of user `uid`: `not_found` when that user
+ * may not see it (or it does not exist), `not_root` when it has a reply parent.
+ */
+export async function judgeContextOrigin(
+  tx: Tx,
+  uid: string,
+  messageId: string,
+): Promise<'ok' | 'not_found' | 'not_root'> {
+  const [row] = await tx.run('users/judge-context-origin', { viewer_uid: uid, message_id: messageId });
+  if (!row) return 'not_found';
+  return row.is_root === true ? 'ok' : 'not_root';
 }
 
 export async function listManagedUsers(db: Database, managerUid: string): Promise<UserRecord[]> {
@@ -125,14 +165,14 @@ const now = () => new Date().toISOString();
  * Writes the given stored fields of a managed user that `managerUid` manages (and that is not
  * deleted); null when it does not manage it.
  */
-export async function updateManagedUser(
+export function updateManagedUser(
   db: Database,
   managerUid: string,
   uid: string,
   changes: Record<string, unknown>,
+  check?: UserCheck,
 ): Promise<UserRecord | null> {
-  const rows = await db.write('users/update-managed-user', { manager_uid: managerUid, uid, changes });
-  return rows[0] ? toUserRecord(rows[0].user) : null;
+  return writeUser(db, 'users/update-managed-user', { manager_uid: managerUid, uid, changes }, check);
 }
 
 /**

@@ -41,15 +41,16 @@ export const usersResolvers: IResolvers<unknown, GraphQLContext> = {
   },
   Mutation: {
     updateProfile: (_: unknown, { input }: Args, context: GraphQLContext) =>
-      updateProfile(context.app, callerOf(context), args(schemas.ProfileUpdateInput, input)),
+      updateProfile(context.app, callerOf(context), args(schemas.ProfileUpdateInput, input), 'args'),
     createManagedUser: (_: unknown, { input }: Args, context: GraphQLContext) =>
-      createManagedUser(context.app, callerOf(context), args(schemas.ManagedUserCreateInput, input)),
+      createManagedUser(context.app, callerOf(context), args(schemas.ManagedUserCreateInput, input), 'args'),
     updateManagedUser: (_: unknown, { uid, input }: Args, context: GraphQLContext) =>
       updateManagedUser(
         context.app,
         callerOf(context),
         args(schemas.UidParam, { uid }).uid,
         args(schemas.ManagedUserUpdateInput, input),
+        'args',
       ),
     deactivateManagedUser: (_: unknown, raw: Args, context: GraphQLContext) =>
       deactivateManagedUser(context.app, callerOf(context), args(schemas.UidParam, raw).uid),

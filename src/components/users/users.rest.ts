@@ -35,6 +35,13 @@ const TAG = 'users';
 const NOT_MANAGER =
   'You do not manage that user (`not_manager`, also for an unknown or deleted uid), or `messages.write` is missing.';
 
+/** The context origin's rule (context-origin.ts), as the three writes that set it answer. */
+const CONTEXT_ORIGIN_404 =
+  '`message_not_found`: `context_origin_id` names no message the bot may see (the answer for a missing one).';
+const CONTEXT_ORIGIN_422 =
+  '`validation_error`: a malformed field; or a `context_origin_id` with a reply parent (type `not_a_root`), ' +
+  'or a non-null one on an account that is not a bot (type `not_a_bot`).';
+
 export function mountUserRoutes(routes: RouteTable, ctx: AppContext): void {
   routes.add({
     method: 'get',
@@ -51,9 +58,14 @@ export function mountUserRoutes(routes: RouteTable, ctx: AppContext): void {
     path: '/v1/users/profile',
     tag: TAG,
     summary: 'Edit your profile',
+    description:
+      'Only the fields sent change. A bot sets its own starting context here: `context_origin_id` (top ' +
+      'level or inside `bot`) names a root message it may see, whose chain of `default_outgoing` children ' +
+      'GET /v1/messages/{message_id}/context puts before every conversation it reads; null clears it.',
     auth: 'required',
     body: schemas.ProfileUpdateInput,
     response: schemas.MeOutput,
+    errors: { 404: CONTEXT_ORIGIN_404, 422: CONTEXT_ORIGIN_422 },
     handler: ({ caller, body }) => updateProfile(ctx, caller, body),
   });
 
@@ -104,14 +116,17 @@ export function mountUserRoutes(routes: RouteTable, ctx: AppContext): void {
     summary: 'Create a managed user or bot',
     description:
       'The caller becomes its manager. Needs `messages.write` (a managed user can write at once). Managed ' +
-      'users have no password; they inherit the manager’s `has_api_access` at creation.',
+      'users have no password; they inherit the manager’s `has_api_access` at creation. A bot created with ' +
+      '`bot.context_origin_id` may see only public messages yet, so that must be a public root message.',
     auth: 'required',
     status: 201,
     body: schemas.ManagedUserCreateInput,
     response: schemas.UserOutput,
     errors: {
       403: 'Managed users cannot manage users, or messages.write is missing.',
+      404: CONTEXT_ORIGIN_404,
       409: 'User tag taken.',
+      422: CONTEXT_ORIGIN_422,
     },
     handler: ({ caller, body }) => createManagedUser(ctx, caller, body),
   });
@@ -134,12 +149,13 @@ export function mountUserRoutes(routes: RouteTable, ctx: AppContext): void {
     summary: 'Edit a managed user',
     description:
       'Display name, bio, `is_bot` and bot metadata, with the rules of POST /v1/users/profile: only the ' +
-      'fields sent change. Any current manager; a deactivated user can be edited too.',
+      'fields sent change; `bot.context_origin_id` must name a root message the bot itself may see. Any ' +
+      'current manager; a deactivated user can be edited too.',
     auth: 'required',
     params: schemas.UidParam,
     body: schemas.ManagedUserUpdateInput,
     response: schemas.UserOutput,
-    errors: { 403: NOT_MANAGER },
+    errors: { 403: NOT_MANAGER, 404: CONTEXT_ORIGIN_404, 422: CONTEXT_ORIGIN_422 },
     handler: ({ caller, params, body }) => updateManagedUser(ctx, caller, params.uid, body),
   });
 

@@ -31,7 +31,9 @@ export const BotMetadata = z
   })
   .openapi('BotMetadata', {
     description:
-      'What a bot accepts and produces. `context_origin_id` (in development) names a root message.',
+      'What a bot accepts and produces. `context_origin_id` names a root message the bot may see: it, ' +
+      'then its chain of `default_outgoing` children, is the bot’s starting context, which ' +
+      'GET /v1/messages/{message_id}/context puts before every conversation the bot reads.',
   });
 export type BotMetadata = z.infer<typeof BotMetadata>;
 
@@ -107,7 +109,9 @@ export const ProfileUpdateInput = z
   .openapi('ProfileUpdateInput', {
     description:
       'Only the fields sent change. `bot` metadata applies when `is_bot` is true; `context_origin_id` may be ' +
-      'given at the top level or inside `bot`. Contacts are added through /v1/auth/contacts/*.',
+      'given at the top level or inside `bot` (the top level wins). A non-null `context_origin_id` must name ' +
+      'a root message (no reply parent) that the account may see, on an account that is a bot once the ' +
+      'edit is done; null clears it. Contacts are added through /v1/auth/contacts/*.',
   });
 export type ProfileUpdateInput = z.infer<typeof ProfileUpdateInput>;
 

@@ -15,11 +15,15 @@
 // the graph; when nothing of it is left to show (the messages were deleted or hidden from the
 // recipient since), nothing is sent and the delivery is `dropped`. A delivery queued again by hand
 // (redeliver-delivery.ts) is claimed, built, checked and signed here like any other, for one attempt.
+// An endpoint with include_context also gets each new message's conversation context, read at the
+// attempt as the recipient reads it (events/message-contexts.ts); without it nothing more is read.
 import { randomBytes, randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { AppContext } from '../../platform/context.js';
 import { BackoffPoll } from '../../platform/backoff-poll.js';
 import { buildClientEvent } from '../events/event-payloads.js';
+import { recipientCaller, withMessageContexts } from '../events/message-contexts.js';
+import type { ClientEvent } from '../events/notification-event.js';
 import { decideOutcome } from './delivery-policy.js';
 import { WEBHOOK_TIMEOUT_MS, sendWebhook } from './send-webhook.js';
 import {
@@ -171,10 +175,17 @@ export function startWebhookDispatcher(
     if (claimed.length === room) owed.claim = true;
   };
 
+  /** The body as the recipient sees the event now; null when it shows nothing any more. */
+  const buildBody = async (delivery: ClaimedDelivery): Promise<ClientEvent | null> => {
+    const built = delivery.event ? await buildClientEvent(ctx, delivery.uid, delivery.event) : null;
+    if (!built || !delivery.recipient) return built;
+    return withMessageContexts(ctx, recipientCaller(delivery.recipient), built);
+  };
+
   const attempt = async (delivery: ClaimedDelivery): Promise<void> => {
     const startedAt = new Date();
     const number = delivery.attempts + 1;
-    const body = delivery.event ? await buildClientEvent(ctx, delivery.uid, delivery.event) : null;
+    const body = await buildBody(delivery);
     const result = body
       ? await sendWebhook(
           {

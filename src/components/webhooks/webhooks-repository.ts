@@ -4,6 +4,7 @@
 import neo4j from 'neo4j-driver';
 import type { Database, Row } from '../../platform/neo4j/database.js';
 import type { LoggedEvent } from '../event-log/event-log.js';
+import type { PrincipalRecord } from '../identity/identity-repository.js';
 import { toLoggedEvent } from '../event-log/event-log-repository.js';
 import type { NotificationEvent } from '../events/notification-event.js';
 
@@ -58,6 +59,11 @@ export interface ClaimedDelivery {
   previous_secret: string | null;
   /** Queued again by hand (redeliver): this is one attempt, with no retry schedule after it. */
   redelivery: boolean;
+  /**
+   * Set when the endpoint asks for the messages' contexts (include_context): the recipient's grant
+   * now, to read them as the recipient. Null otherwise.
+   */
+  recipient: PrincipalRecord | null;
   lease_token: string;
   /** Database time of the claim, the attempt's start. */
   claimed_at: string;
@@ -93,11 +99,12 @@ export async function claimDueDeliveries(
     return rows.map((row) => {
       const d = row.delivery as Omit<
         ClaimedDelivery,
-        'secret' | 'previous_secret' | 'lease_token' | 'claimed_at' | 'event'
+        'secret' | 'previous_secret' | 'lease_token' | 'claimed_at' | 'event' | 'recipient'
       >;
       return {
         ...d,
         event: row.event ? toLoggedEvent(row.event as Row) : null,
+        recipient: (row.recipient as PrincipalRecord | null) ?? null,
         secret: row.secret as string,
         previous_secret: (row.previous_secret as string | null) ?? null,
         lease_token: claim.leaseToken,
@@ -259,6 +266,27 @@ export async function rotateEndpointSecret(
     });
     return { result: 'rotated', previous_expires_at: row!.previous_expires_at as string } as const;
   });
+}
+
+/**
+ * Sets the options of the user's verified endpoint (set-endpoint-options.cypher); null when the
+ * user has none.
+ */
+export async function setEndpointOptions(
+  db: Database,
+  uid: string,
+  options: { include_context: boolean },
+): Promise<{ url: string; include_context: boolean; enabled: boolean } | null> {
+  const [row] = await db.write('webhooks/set-endpoint-options', {
+    uid,
+    include_context: options.include_context,
+  });
+  if (!row) return null;
+  return {
+    url: row.url as string,
+    include_context: row.include_context as boolean,
+    enabled: row.enabled as boolean,
+  };
 }
 
 /** Deliveries pending (due now or waiting for a retry). */

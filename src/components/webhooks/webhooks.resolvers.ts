@@ -3,12 +3,15 @@
 //   Mutation.redeliver(uid, webhook_id)    POST /v1/managed/users/{uid}/deliveries/{webhook_id}/redeliver
 //   Mutation.rotateEndpointSecret(uid, overlap_seconds)
 //                                          POST /v1/managed/users/{uid}/endpoint/secret/rotate
+//   Mutation.setEndpointOptions(uid, include_context)
+//                                          PATCH /v1/managed/users/{uid}/endpoint
 import type { IResolvers } from '@graphql-tools/utils';
 import type { GraphQLContext } from '../../platform/graphql/graphql-context.js';
 import { args, callerOf } from '../../platform/graphql/resolver-helpers.js';
 import { listDeliveries } from './list-deliveries.js';
 import { redeliverDelivery } from './redeliver-delivery.js';
 import { rotateEndpointSecret } from './rotate-endpoint-secret.js';
+import { setEndpointOptions } from './set-endpoint-options.js';
 import * as schemas from './webhooks.schemas.js';
 
 type Args = Record<string, unknown>;
@@ -38,6 +41,13 @@ export const webhooksResolvers: IResolvers<unknown, GraphQLContext> = {
         args(schemas.DeliveriesParams, { uid: raw.uid }).uid,
         // GraphQL sends null for an omitted argument; the default wants it left out.
         args(schemas.RotateSecretBody, { overlap_seconds: raw.overlap_seconds ?? undefined }),
+      ),
+    setEndpointOptions: (_: unknown, raw: Args, context: GraphQLContext) =>
+      setEndpointOptions(
+        context.app,
+        callerOf(context),
+        args(schemas.DeliveriesParams, { uid: raw.uid }).uid,
+        args(schemas.EndpointOptionsBody, { include_context: raw.include_context }),
       ),
   },
 };

@@ -2,11 +2,13 @@
 //   GET  /v1/managed/users/:uid/deliveries                        the delivery log of the user's endpoint
 //   POST /v1/managed/users/:uid/deliveries/:webhook_id/redeliver  a failed, disabled or dropped one again
 //   POST /v1/managed/users/:uid/endpoint/secret/rotate            a new signing secret, the old one overlapping
+//   PATCH /v1/managed/users/:uid/endpoint                         the endpoint's options (include_context)
 import type { AppContext } from '../../platform/context.js';
 import type { RouteTable } from '../../platform/http/route-table.js';
 import { listDeliveries } from './list-deliveries.js';
 import { redeliverDelivery } from './redeliver-delivery.js';
 import { rotateEndpointSecret } from './rotate-endpoint-secret.js';
+import { setEndpointOptions } from './set-endpoint-options.js';
 import * as schemas from './webhooks.schemas.js';
 
 const WHO =
@@ -90,5 +92,31 @@ export function mountWebhookRoutes(routes: RouteTable, ctx: AppContext): void {
       409: 'The endpoint was turned off by 410 (endpoint_disabled); verifying it again gives it a new secret.',
     },
     handler: ({ caller, params, body }) => rotateEndpointSecret(ctx, caller, params.uid, body),
+  });
+
+  routes.add({
+    method: 'patch',
+    path: '/v1/managed/users/:uid/endpoint',
+    tag: 'webhooks',
+    summary: 'Set the webhook endpoint’s options',
+    description:
+      'Options of the user’s verified endpoint; one today. `include_context: true` makes every delivery of a ' +
+      '`sent`, `ping`, `added` or `channels` event carry, on each message of `content.messages`, ' +
+      '`message_context`: the conversation context of that message exactly as ' +
+      '`GET /v1/messages/{message_id}/context` answers the user itself with its default bounds (its starting ' +
+      'context when it is a bot with a `context_origin_id`, then the reply ancestors it may see, then the ' +
+      'message), read when each attempt is built, so it never shows what the user may not see. Off by default; ' +
+      'the delivery log (`GET .../deliveries`) shows bodies without it. The option stays when the endpoint is ' +
+      'verified again, also with another URL, and while a 410 has turned it off. ' +
+      WHO,
+    auth: 'required',
+    params: schemas.DeliveriesParams,
+    body: schemas.EndpointOptionsBody,
+    response: schemas.EndpointOptions,
+    errors: {
+      403: 'Not the user or one of its managers (not_manager), or messages.read is missing.',
+      404: 'The user has no verified endpoint (endpoint_not_found).',
+    },
+    handler: ({ caller, params, body }) => setEndpointOptions(ctx, caller, params.uid, body),
   });
 }

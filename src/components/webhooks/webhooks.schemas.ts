@@ -103,3 +103,28 @@ export const RotatedSecret = z
   })
   .openapi('RotatedSecret');
 export type RotatedSecret = z.infer<typeof RotatedSecret>;
+
+export const EndpointOptionsBody = z
+  .object({
+    include_context: z.boolean().openapi({
+      description:
+        'true: each delivery of a `sent`, `ping`, `added` or `channels` event also carries, on every message of ' +
+        '`content.messages`, `message_context`: its conversation context exactly as ' +
+        '`GET /v1/messages/{message_id}/context` answers the user (default bounds), read when the delivery is ' +
+        'sent. false (the default of every endpoint): deliveries stay as small as the spec’s payload.',
+    }),
+  })
+  .strict()
+  .openapi('EndpointOptionsRequest');
+export type EndpointOptionsBody = z.infer<typeof EndpointOptionsBody>;
+
+export const EndpointOptions = z
+  .object({
+    url: z.string().openapi({ description: 'The verified endpoint these options belong to.' }),
+    include_context: z.boolean(),
+    enabled: z.boolean().openapi({
+      description: 'false while a 410 answer has turned the endpoint off (verify it again to resume).',
+    }),
+  })
+  .openapi('EndpointOptions');
+export type EndpointOptions = z.infer<typeof EndpointOptions>;

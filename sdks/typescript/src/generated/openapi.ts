@@ -414,7 +414,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Edit your profile */
+    /**
+     * Edit your profile
+     * @description Only the fields sent change. A bot sets its own starting context here: `context_origin_id` (top level or inside `bot`) names a root message it may see, whose chain of `default_outgoing` children GET /v1/messages/{message_id}/context puts before every conversation it reads; null clears it.
+     */
     post: operations['postUsersProfile'];
     delete?: never;
     options?: never;
@@ -477,7 +480,7 @@ export interface paths {
     put?: never;
     /**
      * Create a managed user or bot
-     * @description The caller becomes its manager. Needs `messages.write` (a managed user can write at once). Managed users have no password; they inherit the manager’s `has_api_access` at creation.
+     * @description The caller becomes its manager. Needs `messages.write` (a managed user can write at once). Managed users have no password; they inherit the manager’s `has_api_access` at creation. A bot created with `bot.context_origin_id` may see only public messages yet, so that must be a public root message.
      */
     post: operations['postManagedUsers'];
     delete?: never;
@@ -505,7 +508,7 @@ export interface paths {
     head?: never;
     /**
      * Edit a managed user
-     * @description Display name, bio, `is_bot` and bot metadata, with the rules of POST /v1/users/profile: only the fields sent change. Any current manager; a deactivated user can be edited too.
+     * @description Display name, bio, `is_bot` and bot metadata, with the rules of POST /v1/users/profile: only the fields sent change; `bot.context_origin_id` must name a root message the bot itself may see. Any current manager; a deactivated user can be edited too.
      */
     patch: operations['patchManagedUsersByUid'];
     trace?: never;
@@ -1489,7 +1492,7 @@ export interface paths {
     };
     /**
      * Traverse from a message
-     * @description The origin (depth 0) with its ancestors (negative depths) and descendants (positive depths) within `up_depth` and `down_depth` hops along reply edges (`edge_type=replies`: up to the reply parent, down to reply children) or stitches (`edge_type=links`: up along incoming stitches, down along outgoing ones). A walk never passes through a message you may not see: an invisible ancestor ends the upward walk and an invisible child prunes its subtree. Each message appears once, at its nearest depth (a stitch cycle reaching it both ways keeps the downward depth on a tie). `default_path_only` follows only `default_outgoing` downward (when that child is one by `edge_type`). `get_children` adds the one-hop children of every returned message not yet returned. `get_replies` adds `replies: {count, ids}` (visible reply children) to each message. `edges` are the edges of the chosen type between returned messages. Each direction walks at most 2000 messages, nearest levels first, and the answer holds at most 2000 messages in all (`get_children` extras included) whose contents total at most 1000000 characters (the origin always comes): the nearest are kept (by |depth|, downward first on a tie) and `truncated` is true when any message within the asked depths was left out. Messages are ordered by depth, then time. Needs `messages.read`.
+     * @description The origin (depth 0) with its ancestors (negative depths) and descendants (positive depths) within `up_depth` and `down_depth` hops along reply edges (`edge_type=replies`: up to the reply parent, down to reply children) or stitches (`edge_type=links`: up along incoming stitches, down along outgoing ones). A walk never passes through a message you may not see: an invisible ancestor ends the upward walk and an invisible child prunes its subtree. Each message appears once, at its nearest depth (a stitch cycle reaching it both ways keeps the downward depth on a tie). `default_path_only` walks default edges only (an edge of `edge_type` from a message to the child its `default_outgoing` names, reply or stitch child): downward the single chain of default children; upward the incoming defaults, that is only a parent whose `default_outgoing` is the message below it, so the walk stops at the first ancestor edge that is not a default one (with `links`, every message that stitches to the one below and names it as its default). The answer is then the messages whose default chain leads to the origin, the origin, and its own default chain. (The interface specification lists incoming defaults as not implemented and leaves upward unchanged; Skein follows them upward too. Without `default_path_only` nothing changes.) `get_children` adds the one-hop children of every returned message not yet returned. `get_replies` adds `replies: {count, ids}` (visible reply children) to each message. `edges` are the edges of the chosen type between returned messages. Each direction walks at most 2000 messages, nearest levels first, and the answer holds at most 2000 messages in all (`get_children` extras included) whose contents total at most 1000000 characters (the origin always comes): the nearest are kept (by |depth|, downward first on a tie) and `truncated` is true when any message within the asked depths was left out. Messages are ordered by depth, then time. Needs `messages.read`.
      */
     get: operations['getMessagesTraverseFromByMessageAndId'];
     put?: never;
@@ -1512,6 +1515,26 @@ export interface paths {
      * @description The ids of every message you may see in the thread (same root) that holds this message, oldest first. `root_id` is the thread root, or null when you may not see the root. Stitches do not change thread membership. Needs `messages.read`.
      */
     get: operations['getMessagesTreeIdsByMessageAndId'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/messages/{message_id}/context': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Conversation context of a message
+     * @description What a bot needs to answer `message_id` (any message you may see), oldest first, ready to become a chat-model prompt: first your **starting context** when you are a bot with a `context_origin_id` (that root message, then its chain of `default_outgoing` children, each only while you may see it: the chain ends at the first you may not see), then the **thread**: the reply ancestors of the message from the thread root down (along `parent_id`), then the message itself, always the last entry. An ancestor you may not see ends the walk up: it and everything above it are left out, exactly as if they did not exist (as in traverse-from). Ancestors that the starting context already holds are not repeated. Each entry has `role` `assistant` when you wrote it and `user` otherwise, and `part` telling which of the two it belongs to. Bounded by `limit` entries (default 100, at most 500) and `max_chars` content characters (default 100000, at most 1000000): the message always comes; then as much of the starting context as fits, from its origin on; then as many ancestors as fit, nearest first, so the oldest ancestors are cut first. Neither part skips an entry to fit a later one. `truncated` is true when anything was cut. Needs `messages.read`.
+     */
+    get: operations['getMessagesContextByMessageAndId'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1589,7 +1612,7 @@ export interface paths {
     };
     /**
      * List bots as models
-     * @description Every bot (an account with `is_bot` true) and each of its versions, in the OpenAI model-list format `{"object": "list", "data": [{"id", "object": "model", "created", "owned_by"}]}`. A bot is one entry with `id` = its user_tag; each version listed in its bot metadata is one more entry with `id` = `<user_tag>:<version>` (":" cannot occur in a tag, so ids never clash), right after its bot, in the bot's order of versions. `created` is the bot account's creation time in unix seconds (versions share it); `owned_by` is the user_tag of the bot's first manager (the oldest manages edge), or the bot's own tag when nobody manages it. Bots are ordered by user_tag, case-insensitively. Deactivated and deleted bots are left out. The list is not paginated. Needs `messages.read`.
+     * @description Every bot you can address (an account with `is_bot` true) and each of its versions, in the OpenAI model-list format `{"object": "list", "data": [{"id", "object": "model", "created", "owned_by"}]}`, so OpenAI-style clients list them as they are: the official `openai` packages' `models.list()` with `base_url` = this service's `/v1` and `api_key` = a Skein session token or API key (both are accepted as `Authorization: Bearer`). A bot is one entry with `id` = its user_tag; each version listed in its bot metadata is one more entry with `id` = `<user_tag>:<version>` (":" cannot occur in a tag, so ids never clash), right after its bot, in the bot's order of versions. `created` is the bot account's creation time in whole unix seconds (versions share it); `owned_by` is the user_tag of the bot's first manager (the oldest manages edge), or the bot's own tag when nobody manages it. Skein's own fields come beside these on every entry: `uid`, `user_tag`, `display_name`, `version` (null on the bot's own entry), `modalities` and `integrations`. Bots are ordered by user_tag, case-insensitively. Left out, as user search leaves them out: deactivated and deleted bots, and banned ones (a bot whose grant holds no `messages.read`, or none of whose managers holds it). The list is not paginated. (The interface specification asks only for "a format compatible with a common model-listing format"; this is that format.) Needs `messages.read`.
      */
     get: operations['getModels'];
     put?: never;
@@ -1909,7 +1932,7 @@ export interface paths {
     };
     /**
      * Live notifications (WebSocket)
-     * @description A WebSocket upgrade (RFC 6455); a plain GET answers 426. Credentials: `Authorization: Bearer <token>`, `?access_token=<token>`, `x-api-key`, or the `svc_session` cookie (cookies only from this origin); `realtime.connect` and `messages.read` are required (every frame carries message content, as `GET /v1/notifications` does), at connect and for as long as the socket is open. Server frames: first `{"type": "ready", "uid", "cursor"}` (the position now), then `{"type": "notification", "cursor", "event"}` for each event (`NotificationEvent`, `MessageUpdatedEvent` or `MessageDeletedEvent`), in order; send `{"type": "ping"}` to get `{"type": "pong"}`; anything else gets `{"type": "error", "code", "detail"}`. Connect with `?since=<cursor>` (the last cursor you received) to first replay every event after it, with no gap and no repeat before live ones, also across server restarts. Refusals complete the upgrade, send an error frame and close with 4401 (not authenticated, or the credential ended), 4403 (`insufficient_scope`: no realtime.connect or messages.read; `api_access_required`; `csrf_rejected`: a cookie from another site), 4400 (bad since), 4429 (you already hold SKEIN_WS_MAX_SOCKETS_PER_USER sockets, default 20, here); 4008 closes a slow consumer (reconnect with since), 1013 a database outage, 1001 a shutdown. A logout, a session or key revocation, a password change, a bot’s deactivation or deletion, a manager’s removal or an administrator’s change of scopes or API access closes the sockets opened with the credential it ends or narrows at once (4401 or 4403), on every instance, and no frame is sent on them after that change answered. The server pings every SKEIN_WS_HEARTBEAT_SECONDS (default 30) and cuts sockets that do not answer. GraphQL subscriptions (`notifications(since)`) run over graphql-ws at /graphql with the same rules.
+     * @description A WebSocket upgrade (RFC 6455); a plain GET answers 426. Credentials: `Authorization: Bearer <token>`, `?access_token=<token>`, `x-api-key`, or the `svc_session` cookie (cookies only from this origin); `realtime.connect` and `messages.read` are required (every frame carries message content, as `GET /v1/notifications` does), at connect and for as long as the socket is open. Server frames: first `{"type": "ready", "uid", "cursor"}` (the position now), then `{"type": "notification", "cursor", "event"}` for each event (`NotificationEvent`, `MessageUpdatedEvent` or `MessageDeletedEvent`), in order; send `{"type": "ping"}` to get `{"type": "pong"}`; anything else gets `{"type": "error", "code", "detail"}`. Connect with `?since=<cursor>` (the last cursor you received) to first replay every event after it, with no gap and no repeat before live ones, also across server restarts. With `?include_context=true` each message of `content.messages` of `sent`, `ping`, `added` and `channels` events also carries `message_context`, its conversation context as `GET /v1/messages/{message_id}/context` answers you (default bounds); off by default, when nothing of it is read. Refusals complete the upgrade, send an error frame and close with 4401 (not authenticated, or the credential ended), 4403 (`insufficient_scope`: no realtime.connect or messages.read; `api_access_required`; `csrf_rejected`: a cookie from another site), 4400 (bad since or include_context), 4429 (you already hold SKEIN_WS_MAX_SOCKETS_PER_USER sockets, default 20, here); 4008 closes a slow consumer (reconnect with since), 1013 a database outage, 1001 a shutdown. A logout, a session or key revocation, a password change, a bot’s deactivation or deletion, a manager’s removal or an administrator’s change of scopes or API access closes the sockets opened with the credential it ends or narrows at once (4401 or 4403), on every instance, and no frame is sent on them after that change answered. The server pings every SKEIN_WS_HEARTBEAT_SECONDS (default 30) and cuts sockets that do not answer. GraphQL subscriptions (`notifications(since, include_context)`) run over graphql-ws at /graphql with the same rules.
      */
     get: operations['getWs'];
     put?: never;
@@ -1982,6 +2005,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/managed/users/{uid}/endpoint': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Set the webhook endpoint’s options
+     * @description Options of the user’s verified endpoint; one today. `include_context: true` makes every delivery of a `sent`, `ping`, `added` or `channels` event carry, on each message of `content.messages`, `message_context`: the conversation context of that message exactly as `GET /v1/messages/{message_id}/context` answers the user itself with its default bounds (its starting context when it is a bot with a `context_origin_id`, then the reply ancestors it may see, then the message), read when each attempt is built, so it never shows what the user may not see. Off by default; the delivery log (`GET .../deliveries`) shows bodies without it. The option stays when the endpoint is verified again, also with another URL, and while a 410 has turned it off. For the user itself and its managers (anyone else gets 403 `not_manager`, whether or not the uid exists); needs `messages.read`.
+     */
+    patch: operations['patchManagedUsersEndpointByUid'];
+    trace?: never;
+  };
 }
 export interface webhooks {
   sent: {
@@ -1995,7 +2038,7 @@ export interface webhooks {
     put?: never;
     /**
      * A new message names you as a recipient
-     * @description Sent once per new message where you are a recipient with notify on. `content.messages` holds the new message; `content.context` up to 10 of its ancestors you can see, root first. Delivered at least once, retried with the same webhook-id at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h; a redirect counts as a failure.
+     * @description Sent once per new message where you are a recipient with notify on. `content.messages` holds the new message; `content.context` up to 10 of its ancestors you can see, root first. Delivered at least once, retried with the same webhook-id at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h; a redirect counts as a failure. With the endpoint option `include_context` (PATCH /v1/managed/users/{uid}/endpoint) each message of `content.messages` also carries `message_context`, its conversation context as GET /v1/messages/{message_id}/context answers you.
      */
     post: operations['webhookSent'];
     delete?: never;
@@ -2015,7 +2058,7 @@ export interface webhooks {
     put?: never;
     /**
      * Someone pinged you about a message you can see
-     * @description From POST /v1/messages/{message_id}/ping or an `@tag` mention; only when you can already see it. Delivered at least once, retried with the same webhook-id at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h; a redirect counts as a failure.
+     * @description From POST /v1/messages/{message_id}/ping or an `@tag` mention; only when you can already see it. Delivered at least once, retried with the same webhook-id at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h; a redirect counts as a failure. With the endpoint option `include_context` (PATCH /v1/managed/users/{uid}/endpoint) each message of `content.messages` also carries `message_context`, its conversation context as GET /v1/messages/{message_id}/context answers you.
      */
     post: operations['webhookPing'];
     delete?: never;
@@ -2035,7 +2078,7 @@ export interface webhooks {
     put?: never;
     /**
      * You were added as a recipient of existing messages
-     * @description From POST /v1/recipients/add with notify on. Delivered at least once, retried with the same webhook-id at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h; a redirect counts as a failure.
+     * @description From POST /v1/recipients/add with notify on. Delivered at least once, retried with the same webhook-id at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h; a redirect counts as a failure. With the endpoint option `include_context` (PATCH /v1/managed/users/{uid}/endpoint) each message of `content.messages` also carries `message_context`, its conversation context as GET /v1/messages/{message_id}/context answers you.
      */
     post: operations['webhookAdded'];
     delete?: never;
@@ -2055,7 +2098,7 @@ export interface webhooks {
     put?: never;
     /**
      * A message was added to a channel you belong to
-     * @description On posting into a channel, or PATCH /v1/messages/{message_id}/channels. Delivered at least once, retried with the same webhook-id at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h; a redirect counts as a failure.
+     * @description On posting into a channel, or PATCH /v1/messages/{message_id}/channels. Delivered at least once, retried with the same webhook-id at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h; a redirect counts as a failure. With the endpoint option `include_context` (PATCH /v1/managed/users/{uid}/endpoint) each message of `content.messages` also carries `message_context`, its conversation context as GET /v1/messages/{message_id}/context answers you.
      */
     post: operations['webhookChannels'];
     delete?: never;
@@ -2105,6 +2148,46 @@ export interface components {
         uid: string;
         user_tag: string;
       };
+      message_context?: components['schemas']['MessageContext'];
+    };
+    /** @description Only when you asked for it (the endpoint option `include_context`, `/v1/ws/v1?include_context=true`, the subscription argument `include_context`), and only on `content.messages` of `sent`, `ping`, `added` and `channels` events: the conversation context of this message exactly as `GET /v1/messages/{message_id}/context` answers you with its default bounds (your starting context when you are a bot with a `context_origin_id`, the reply ancestors you may see from the root down, then the message; `truncated` when the bounds cut anything). Absent otherwise. */
+    MessageContext: {
+      message_id: string;
+      /** @description Oldest first: the starting context (a bot caller with a context origin only), then the ancestors from the thread root down, then the message itself, which is always the last entry. */
+      entries: components['schemas']['ContextEntry'][];
+      /** @description true when `limit` or `max_chars` cut something: the oldest ancestors first, then the end of the starting context; the message itself is never cut. */
+      truncated: boolean;
+    };
+    ContextEntry: {
+      id: string;
+      /**
+       * @description `starting_context`: the caller's starting context (a bot's context origin and its chain of `default_outgoing` children); `thread`: the reply ancestors of the message, then the message.
+       * @enum {string}
+       */
+      part: 'starting_context' | 'thread';
+      /**
+       * @description Relative to you, as a chat-model prompt names turns: `assistant` for the messages you wrote, `user` for everyone else’s (`author` tells those authors apart).
+       * @enum {string}
+       */
+      role: 'assistant' | 'user';
+      author: components['schemas']['ContextAuthor'];
+      content: string;
+      /** @description When the message was posted. */
+      timestamp: string;
+      attachments: components['schemas']['FileMetadata'][];
+    };
+    ContextAuthor: {
+      uid: string;
+      user_tag: string;
+      is_bot: boolean;
+    };
+    FileMetadata: {
+      file_id: string;
+      filename: string;
+      content_type: string;
+      size: number;
+      sha256: string;
+      url: string;
     };
     /** @description Every error. `detail` is a sentence, or for 422 (`validation_error`) a list of issues. */
     Error: {
@@ -2302,7 +2385,7 @@ export interface components {
         verified_at: string | null;
       }[];
     };
-    /** @description What a bot accepts and produces. `context_origin_id` (in development) names a root message. */
+    /** @description What a bot accepts and produces. `context_origin_id` names a root message the bot may see: it, then its chain of `default_outgoing` children, is the bot’s starting context, which GET /v1/messages/{message_id}/context puts before every conversation the bot reads. */
     BotMetadata: {
       /** @default [] */
       modalities?: string[];
@@ -2326,7 +2409,7 @@ export interface components {
       deactivated_at: string | null;
       bot: components['schemas']['BotMetadata'] | null;
     };
-    /** @description Only the fields sent change. `bot` metadata applies when `is_bot` is true; `context_origin_id` may be given at the top level or inside `bot`. Contacts are added through /v1/auth/contacts/*. */
+    /** @description Only the fields sent change. `bot` metadata applies when `is_bot` is true; `context_origin_id` may be given at the top level or inside `bot` (the top level wins). A non-null `context_origin_id` must name a root message (no reply parent) that the account may see, on an account that is a bot once the edit is done; null clears it. Contacts are added through /v1/auth/contacts/*. */
     ProfileUpdateInput: {
       display_name?: string | null;
       bio?: string | null;
@@ -2472,14 +2555,6 @@ export interface components {
       public: boolean;
       added_by: string | null;
       read_at: string | null;
-    };
-    FileMetadata: {
-      file_id: string;
-      filename: string;
-      content_type: string;
-      size: number;
-      sha256: string;
-      url: string;
     };
     ReactionCount: {
       /** @example 👍 */
@@ -2987,15 +3062,28 @@ export interface components {
       object: 'list';
       data: components['schemas']['Model'][];
     };
+    /** @description One model of the OpenAI model-list format (`id`, `object`, `created`, `owned_by`, with their types), and Skein's own fields beside them. */
     Model: {
       /** @description A bot: its user_tag. A bot version: `<user_tag>:<version>`. */
       id: string;
       /** @enum {string} */
       object: 'model';
-      /** @description When the bot account was created, unix seconds. */
+      /** @description When the bot account was created, whole unix seconds (versions share it). */
       created: number;
       /** @description The tag of the bot's first manager, or the bot's own tag when unmanaged. */
       owned_by: string;
+      /** @description Skein's: the bot account's uid (the same on its versions). */
+      uid: string;
+      /** @description Skein's: the bot's user_tag, to address it as a recipient. */
+      user_tag: string;
+      /** @description Skein's: the bot's display name. */
+      display_name: string | null;
+      /** @description Skein's: the version this entry stands for, or null on the bot's own entry. */
+      version: string | null;
+      /** @description Skein's: what the bot accepts and produces (its bot metadata). */
+      modalities: string[];
+      /** @description Skein's: the bot's integrations (its bot metadata). */
+      integrations: string[];
     };
     TimelineExport: {
       /** @description When the bundle was made (UTC). */
@@ -3273,6 +3361,17 @@ export interface components {
        * @default 86400
        */
       overlap_seconds?: number;
+    };
+    EndpointOptions: {
+      /** @description The verified endpoint these options belong to. */
+      url: string;
+      include_context: boolean;
+      /** @description false while a 410 answer has turned the endpoint off (verify it again to resume). */
+      enabled: boolean;
+    };
+    EndpointOptionsRequest: {
+      /** @description true: each delivery of a `sent`, `ping`, `added` or `channels` event also carries, on every message of `content.messages`, `message_context`: its conversation context exactly as `GET /v1/messages/{message_id}/context` answers the user (default bounds), read when the delivery is sent. false (the default of every endpoint): deliveries stay as small as the spec’s payload. */
+      include_context: boolean;
     };
   };
   responses: never;
@@ -4431,6 +4530,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `message_not_found`: `context_origin_id` names no message the bot may see (the answer for a missing one). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `payload_too_large`: the JSON body is over 1 MB. */
       413: {
         headers: {
@@ -4449,7 +4557,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Validation error. */
+      /** @description `validation_error`: a malformed field; or a `context_origin_id` with a reply parent (type `not_a_root`), or a non-null one on an account that is not a bot (type `not_a_bot`). */
       422: {
         headers: {
           [name: string]: unknown;
@@ -4655,6 +4763,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `message_not_found`: `context_origin_id` names no message the bot may see (the answer for a missing one). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description User tag taken. */
       409: {
         headers: {
@@ -4682,7 +4799,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Validation error. */
+      /** @description `validation_error`: a malformed field; or a `context_origin_id` with a reply parent (type `not_a_root`), or a non-null one on an account that is not a bot (type `not_a_bot`). */
       422: {
         headers: {
           [name: string]: unknown;
@@ -4808,6 +4925,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `message_not_found`: `context_origin_id` names no message the bot may see (the answer for a missing one). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `payload_too_large`: the JSON body is over 1 MB. */
       413: {
         headers: {
@@ -4826,7 +4952,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Validation error. */
+      /** @description `validation_error`: a malformed field; or a `context_origin_id` with a reply parent (type `not_a_root`), or a non-null one on an account that is not a bot (type `not_a_bot`). */
       422: {
         headers: {
           [name: string]: unknown;
@@ -8944,7 +9070,7 @@ export interface operations {
         get_replies?: boolean;
         /** @description Also return the one-hop children (by edge_type) of every returned message that are not already in the result, at their parent depth + 1, with their edges. */
         get_children?: boolean;
-        /** @description Downward, follow only each message's `default_outgoing` child (when it is a child by edge_type), a single chain; upward is unchanged. */
+        /** @description Walk default edges only: an edge of `edge_type` from a message to the child its `default_outgoing` names. Downward: each message's default child, a single chain. Upward (incoming defaults): only a parent whose default child is the message below it, so the walk stops at the first edge that is not its parent’s default; with `links` several messages may stitch to one and name it their default, and each such parent is followed. Messages you may not see end the walk as always. */
         default_path_only?: boolean;
         /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, edited_at, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions, depth, replies. */
         fields?: string;
@@ -9058,6 +9184,72 @@ export interface operations {
         };
       };
       /** @description Validation error. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getMessagesContextByMessageAndId: {
+    parameters: {
+      query?: {
+        /** @description Entries at most, the message included: 1–500. */
+        limit?: number;
+        /** @description Content characters at most, summed over the entries: 1–1000000. The message itself always comes, even when it alone is longer. */
+        max_chars?: number;
+      };
+      header?: {
+        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        'X-Correlation-Id'?: string;
+      };
+      path: {
+        message_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MessageContext'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description messages.read missing. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The message is not found, or not visible to you (the same answer). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `validation_error`: a malformed message_id, or limit or max_chars out of range. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -10618,7 +10810,10 @@ export interface operations {
   };
   getWs: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description true (or 1): each message of `content.messages` of `sent`, `ping`, `added` and `channels` events carries `message_context`, its conversation context as `GET /v1/messages/{message_id}/context` answers you (default bounds). Off by default, when frames stay as small as they were. */
+        include_context?: boolean;
+      };
       header?: {
         /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
         'X-Correlation-Id'?: string;
@@ -10635,6 +10830,15 @@ export interface operations {
         };
         content: {
           'application/json': Record<string, never>;
+        };
+      };
+      /** @description include_context is not true, false, 1 or 0 (the socket closes with 4400 instead). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description `upgrade_required`: this path only speaks WebSocket. */
@@ -10842,6 +11046,101 @@ export interface operations {
       };
       /** @description The endpoint was turned off by 410 (endpoint_disabled); verifying it again gives it a new secret. */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: the JSON body is over 1 MB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unsupported_media_type`: a charset other than UTF-8, or a compressed body. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation error. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  patchManagedUsersEndpointByUid: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        'X-Correlation-Id'?: string;
+      };
+      path: {
+        uid: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /** @example {
+         *       "include_context": true
+         *     } */
+        'application/json': components['schemas']['EndpointOptionsRequest'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EndpointOptions'];
+        };
+      };
+      /** @description `invalid_json`: the body is not valid JSON. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not the user or one of its managers (not_manager), or messages.read is missing. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The user has no verified endpoint (endpoint_not_found). */
+      404: {
         headers: {
           [name: string]: unknown;
         };
