@@ -38,6 +38,7 @@ const ATTEMPTS: Attempt[] = [
   { route: 'PATCH /v1/messages/{message_id}/public', body: { public: true }, expect: [404] },
   { route: 'PATCH /v1/messages/{message_id}/subject', body: { subject: 'taken over' }, expect: [404] },
   { route: 'PATCH /v1/messages/{message_id}/content', body: { content: 'taken over' }, expect: [404] },
+  { route: 'GET /v1/messages/{message_id}/context', expect: [404] },
   { route: 'GET /v1/messages/{message_id}/edits', expect: [404] },
   { route: 'PATCH /v1/messages/{message_id}/tags', body: { tags: ['x'] }, expect: [404] },
   { route: 'PATCH /v1/messages/{message_id}/reply_order', body: { reply_order: null }, expect: [404] },
