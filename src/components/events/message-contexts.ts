@@ -6,6 +6,7 @@
 // its default bounds: read with the recipient as the caller, so it shows nothing the recipient may not
 // see. Nothing here runs unless asked: the default payloads stay as they were, built as before.
 import type { Caller } from '../../platform/auth/caller.js';
+import { hasScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import type { PrincipalRecord } from '../identity/identity-repository.js';
@@ -36,7 +37,7 @@ export async function withMessageContexts(
   event: ClientEvent,
 ): Promise<ClientEvent | null> {
   if (!WITH_CONTEXT.has(event.type) || !('messages' in event.content)) return event;
-  if (!caller.permissions.includes('messages.read')) return event;
+  if (!hasScope(caller, 'messages.read')) return event;
   const { messages } = event.content;
   const read: (EventMessage | null)[] = [];
   for (let start = 0; start < messages.length; start += READS_AT_ONCE) {

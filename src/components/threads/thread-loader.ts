@@ -1,6 +1,7 @@
 // Batches Message.thread lookups of one GraphQL request into one tree-ids query, as the caller
 // sees the threads; a caller without messages.read (or none) sees only their public messages.
 import DataLoader from 'dataloader';
+import { hasScope } from '../../platform/auth/scopes.js';
 import { loaderFor, type GraphQLContext } from '../../platform/graphql/graphql-context.js';
 import { findThreadIds, type ThreadIds } from './threads-repository.js';
 
@@ -11,7 +12,7 @@ export function threadLoader(context: GraphQLContext): DataLoader<string, Thread
     () =>
       new DataLoader<string, ThreadIds | null>(async (ids) => {
         const caller = context.caller;
-        const viewerUid = caller?.permissions.includes('messages.read') ? caller.uid : null;
+        const viewerUid = caller && hasScope(caller, 'messages.read') ? caller.uid : null;
         const threads = await findThreadIds(context.app.db, viewerUid, ids);
         return ids.map((id) => threads.get(id) ?? null);
       }),

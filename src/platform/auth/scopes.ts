@@ -53,8 +53,13 @@ const HOW_TO_GET: Record<Scope, string> = {
   admin: 'Only an administrator grants it (or SKEIN_ADMIN_TAG and SKEIN_ADMIN_PASSWORD at start-up).',
 };
 
+/** Whether the caller holds the scope: the one test behind assertScope, for callers that must not throw. */
+export function hasScope(caller: HasPermissions, scope: Scope): boolean {
+  return caller.permissions.includes(scope);
+}
+
 export function assertScope(caller: HasPermissions, scope: Scope): void {
-  if (!caller.permissions.includes(scope)) {
+  if (!hasScope(caller, scope)) {
     throw new AppError('insufficient_scope', `This action needs the ${scope} scope. ${HOW_TO_GET[scope]}`);
   }
 }
