@@ -420,7 +420,8 @@ export async function writeDataset(
     `UNWIND $rows AS row
      MATCH (m:Message {id: row.message_id}), (u:User {uid: row.uid})
      CREATE (m)-[:RECEIVED_BY {public: row.public, added_by: row.added_by, added_at: m.created_at,
-                               read_at: CASE WHEN row.read THEN m.created_at + duration('PT1H') END}]->(u)
+                               read_at: CASE WHEN row.read THEN m.created_at + duration('PT1H') END,
+                               receiver_uid: u.uid, created_at: m.created_at}]->(u)
      FOREACH (_ IN CASE WHEN row.read THEN [] ELSE [1] END | CREATE (u)-[:UNREAD]->(m))`,
     onProgress,
   );

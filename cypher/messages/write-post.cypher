@@ -19,7 +19,8 @@ CALL () {
   MATCH (m:Message {id: edge.message_id})
   FOREACH (_ IN CASE WHEN edge.kind = 'sent' THEN [1] ELSE [] END | CREATE (u)-[:SENT]->(m))
   FOREACH (_ IN CASE WHEN edge.kind = 'received' THEN [1] ELSE [] END |
-    CREATE (m)-[:RECEIVED_BY {public: edge.public, added_by: $actor_uid, added_at: datetime($now), read_at: null}]->(u)
+    CREATE (m)-[:RECEIVED_BY {public: edge.public, added_by: $actor_uid, added_at: datetime($now), read_at: null,
+                           receiver_uid: u.uid, created_at: m.created_at}]->(u)
     CREATE (u)-[:UNREAD]->(m))
 }
 CALL () {

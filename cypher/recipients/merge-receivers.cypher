@@ -13,7 +13,8 @@ WITH m, u, pair, existing,
      CASE WHEN existing IS NOT NULL THEN {{receiver_entry(existing)}} END AS seen
 CALL (m, u, pair, existing, seen) {
   WITH m, u, pair, existing WHERE existing IS NULL
-  CREATE (m)-[:RECEIVED_BY {public: pair.public, added_by: $viewer_uid, added_at: datetime($now), read_at: null}]->(u)
+  CREATE (m)-[:RECEIVED_BY {public: pair.public, added_by: $viewer_uid, added_at: datetime($now), read_at: null,
+                       receiver_uid: u.uid, created_at: m.created_at}]->(u)
   CREATE (u)-[:UNREAD]->(m)
   RETURN true AS created, true AS added
   UNION ALL

@@ -18,6 +18,7 @@ import { freePort } from '../support/test-neo4j.js';
 jest.setTimeout(360_000);
 
 const log = createLogger('silent');
+const ADMIN_TAG = uniqueTag('persistadmin');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'skein-persistence-'));
 let running: RunningService | undefined;
 
@@ -34,6 +35,8 @@ async function start(port: number): Promise<RunningService> {
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
     SKEIN_NEO4J_HEAP: '512m',
+    SKEIN_ADMIN_TAG: ADMIN_TAG,
+    SKEIN_ADMIN_PASSWORD: STRONG_PASSWORD,
   });
   return runService(config, log);
 }
@@ -147,6 +150,77 @@ describe('schema version 20 on a store written before it', () => {
       { uid: 'pre20-a', root_id: 'pre20-root', last_wrote_at: '2026-01-02T10:00:00Z', addressed: false },
       { uid: 'pre20-b', root_id: 'pre20-root', last_wrote_at: '2026-01-03T10:00:00Z', addressed: true },
     ]);
+  });
+});
+
+describe('schema version 21 on a store written before it', () => {
+  it('when it is applied to receivers edges without their recipient and time, then it writes them and the timeline lists those messages in order', async () => {
+    running ??= await start(await freePort());
+    const { url, ctx } = running;
+    const authorTag = uniqueTag('pre21a');
+    const registered = await post<{ access_token: string }>(`${url}/v1/auth/register`, {
+      user_tag: authorTag,
+      password: STRONG_PASSWORD,
+    });
+    const reader = await post<{ access_token: string }>(`${url}/v1/auth/register`, {
+      user_tag: uniqueTag('pre21r'),
+      password: STRONG_PASSWORD,
+    });
+    const readerUid = (await getJson<{ uid: string }>(`${url}/v1/users/me`, reader.body.access_token)).body
+      .uid;
+    const authorUid = (await getJson<{ uid: string }>(`${url}/v1/users/me`, registered.body.access_token))
+      .body.uid;
+    const admin = await post<{ access_token: string }>(`${url}/v1/auth/password/login`, {
+      user_tag: ADMIN_TAG,
+      password: STRONG_PASSWORD,
+    });
+    const granted = await fetch(`${url}/v1/admin/users/${authorUid}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${admin.body.access_token}` },
+      body: JSON.stringify({ scopes: ['messages.read', 'messages.write'] }),
+    });
+    expect(granted.status).toBe(200);
+    // A session carries the scopes it was issued with: the grant takes effect at the next sign-in.
+    const author = await post<{ access_token: string }>(`${url}/v1/auth/password/login`, {
+      user_tag: authorTag,
+      password: STRONG_PASSWORD,
+    });
+    const posted: string[] = [];
+    for (const content of ['first', 'second', 'third']) {
+      const answer = await post<Array<{ message: { id: string } }>>(
+        `${url}/v1/messages`,
+        { content, recipients: [{ uid: readerUid }] },
+        author.body.access_token,
+      );
+      expect(answer.status).toBe(200);
+      posted.push(answer.body[0]!.message.id);
+    }
+    // The edges as version 20 wrote them: no receiver_uid, no created_at.
+    await ctx.db.runText(
+      `MATCH (m:Message)-[r:RECEIVED_BY]->(:User {uid: $uid}) REMOVE r.receiver_uid, r.created_at`,
+      { uid: readerUid },
+    );
+    const timeline = () =>
+      getJson<{ messages: Array<{ id: string }> }>(
+        `${url}/v1/messages/timeline?limit=10`,
+        reader.body.access_token,
+      );
+    expect((await timeline()).body.messages).toEqual([]);
+
+    await ctx.db.runText(
+      `MATCH (s:SkeinSchema {id: "schema"}) SET s.applied = [v IN s.applied WHERE v <> 21]`,
+    );
+    await applySchema(ctx.db, log);
+
+    const edges = await ctx.db.runText(
+      `MATCH (m:Message)-[r:RECEIVED_BY]->(:User {uid: $uid})
+       RETURN r.receiver_uid = $uid AND r.created_at = m.created_at AS written`,
+      { uid: readerUid },
+    );
+    expect(edges.map((edge) => edge.written)).toEqual([true, true, true]);
+    const after = await timeline();
+    expect(after.status).toBe(200);
+    expect(after.body.messages.map((message) => message.id)).toEqual([...posted].reverse());
   });
 });
 
