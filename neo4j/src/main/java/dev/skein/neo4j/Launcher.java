@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 
+import org.neo4j.configuration.Config;
 import org.neo4j.configuration.FulltextSettings;
 import org.neo4j.configuration.GraphDatabaseInternalSettings;
 import org.neo4j.configuration.GraphDatabaseSettings;
@@ -15,8 +16,20 @@ import org.neo4j.configuration.connectors.HttpConnector;
 import org.neo4j.configuration.connectors.HttpsConnector;
 import org.neo4j.configuration.helpers.SocketAddress;
 import org.neo4j.dbms.api.DatabaseManagementService;
-import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
+import org.neo4j.dbms.api.DatabaseManagementServiceBuilderImplementation;
+import org.neo4j.graphdb.facade.DatabaseManagementServiceFactory;
+import org.neo4j.graphdb.facade.ExternalDependencies;
+import org.neo4j.graphdb.factory.module.GlobalModule;
 import org.neo4j.io.ByteUnit;
+import org.neo4j.io.fs.FileSystemAbstraction;
+import org.neo4j.io.pagecache.PageCache;
+import org.neo4j.io.pagecache.impl.muninn.MuninnPageCache;
+import org.neo4j.kernel.impl.pagecache.ConfiguringPageCacheFactory;
+import org.neo4j.kernel.monitoring.tracing.Tracers;
+import org.neo4j.logging.internal.LogService;
+import org.neo4j.memory.MemoryPools;
+import org.neo4j.scheduler.JobScheduler;
+import org.neo4j.time.SystemNanoClock;
 
 /**
  * Runs Neo4j Community embedded, with only the Bolt connector, listening on loopback.
@@ -52,7 +65,7 @@ public final class Launcher {
         String pageCache = System.getenv().getOrDefault("SKEIN_NEO4J_PAGECACHE", "256m");
         Files.createDirectories(home);
 
-        DatabaseManagementService dbms = new DatabaseManagementServiceBuilder(home)
+        DatabaseManagementService dbms = new CommunityBuilder(home)
                 .setConfig(BoltConnector.enabled, true)
                 .setConfig(BoltConnector.listen_address, new SocketAddress("127.0.0.1", port))
                 .setConfig(BoltConnector.advertised_address, new SocketAddress("127.0.0.1", port))
@@ -103,6 +116,54 @@ public final class Launcher {
         System.out.println("SKEIN_NEO4J_READY " + port);
         System.out.flush();
         stopped.await();
+    }
+
+    /**
+     * Builds the DBMS as Neo4j's DatabaseManagementServiceBuilder does (Community edition, every
+     * extension found), except that its page cache runs without the background eviction thread. That
+     * thread wakes every 10 ms whether or not anything happens, to keep a few free pages ahead of
+     * page faults, and was 0.4-0.6% of a core on an idle service, half of the JVM's idle CPU (no
+     * setting turns it off). Without it a page fault that finds no free page evicts one itself
+     * (MuninnPageCache's cooperative eviction, writing the page out first when it is dirty), so a
+     * store larger than the cache still works; only such faults pay for the eviction. The page cache
+     * is otherwise Neo4j's own: createPageCache repeats GlobalModule's (5.26), so it is built by
+     * ConfiguringPageCacheFactory from the same configuration (size, preallocation, IO buffers), file
+     * system, scheduler, tracer, clock and memory pools, and the DBMS's life cycle closes it at
+     * shutdown as before. A page cache handed in as an external dependency would have to be built
+     * before Neo4j creates those, and so with other instances of them.
+     */
+    private static final class CommunityBuilder extends DatabaseManagementServiceBuilderImplementation {
+        CommunityBuilder(Path home) {
+            super(home);
+        }
+
+        @Override
+        protected DatabaseManagementService newDatabaseManagementService(
+                Config config, ExternalDependencies dependencies) {
+            var factory = new DatabaseManagementServiceFactory(getDbmsInfo(config), getEditionFactory(config)) {
+                @Override
+                protected GlobalModule createGlobalModule(
+                        Config globalConfig, boolean daemonMode, ExternalDependencies externalDependencies) {
+                    return new GlobalModule(globalConfig, dbmsInfo, daemonMode, externalDependencies) {
+                        @Override
+                        protected PageCache createPageCache(FileSystemAbstraction fileSystem, Config pageCacheConfig,
+                                LogService logging, Tracers tracers, JobScheduler jobScheduler,
+                                SystemNanoClock clock, MemoryPools memoryPools) {
+                            var pageCacheFactory = new ConfiguringPageCacheFactory(fileSystem, pageCacheConfig,
+                                    tracers.getPageCacheTracer(), logging.getInternalLog(PageCache.class),
+                                    jobScheduler, clock, memoryPools,
+                                    MuninnPageCache.Configuration::disableEvictionThread);
+                            PageCache pageCache = pageCacheFactory.getOrCreatePageCache();
+                            if (pageCacheConfig.get(GraphDatabaseInternalSettings.dump_configuration)) {
+                                pageCacheFactory.dumpConfiguration();
+                            }
+                            return pageCache;
+                        }
+                    };
+                }
+            };
+            return factory.build(augmentConfig(config), daemonMode, dependencies);
+        }
     }
 
     /** A second with less CPU than this (in ns, for all the JVM's threads) counts as quiet. */
