@@ -30,8 +30,9 @@ const READY_LINE = 'SKEIN_NEO4J_READY';
  * 0.4 to 1.9 s). Classes are still unloaded by a full collection, which Neo4j's metaspace growth
  * triggers at start. -Xmx (SKEIN_NEO4J_HEAP) bounds it all. GCTimeRatio 4 (G1's default is 12) lets
  * G1 spend up to a fifth of its time collecting before it grows the heap: right after 2,000 posts at
- * 16 in flight the JVM held 541 MiB PSS instead of 676-717 (2026-11-28, same seed, no measurable
- * change in the posts' CPU or rate). SerialGC held less still (470) but paused up to 240 ms.
+ * 16 in flight the JVM held 541 MiB PSS instead of 676-717 (2026-11-28, same seed), for 1.5-2x the
+ * pause time (young pauses' p99 up to 73 ms) and no change in the posts' rate beyond the noise of
+ * those runs. SerialGC held less still (470) but paused up to 240 ms.
  */
 const JVM_MEMORY_FLAGS = [
   '-Xms64m',
