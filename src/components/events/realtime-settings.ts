@@ -17,7 +17,10 @@ export const CLOSE_CODES = {
   badRequest: 4400,
   /** No credentials, or invalid, revoked or expired ones (also when found at a heartbeat). */
   unauthenticated: 4401,
-  /** Authenticated without realtime.connect, or a cookie sent from another site. */
+  /**
+   * Authenticated without realtime.connect or messages.read, without API access, or a cookie sent
+   * from another site (decision 025).
+   */
   forbidden: 4403,
   /** Too far behind: reconnect with ?since=<last cursor received>. */
   slowConsumer: 4008,
