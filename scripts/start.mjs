@@ -35,7 +35,12 @@ if (isStale()) {
     console.error('dist/ is missing or stale and TypeScript is not installed: run `npm install` first.');
     process.exit(1);
   }
-  console.error('Compiling src/ to dist/ (it changed since the last build) ...');
+  // A fresh clone has no dist/ yet: that is the first build, not a change.
+  console.error(
+    existsSync(entry)
+      ? 'Compiling src/ to dist/ (it changed since the last build) ...'
+      : 'Building the service into dist/ (first start only) ...',
+  );
   const built = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], {
     cwd: root,
     stdio: 'inherit',

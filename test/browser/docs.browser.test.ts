@@ -31,6 +31,8 @@ describe('GET /docs in a browser', () => {
     await page
       .locator('#operations-messages-postMessages .opblock-body', { hasText: 'Idempotency-Key' })
       .waitFor();
+    // "Try it out" on register or login signs this browser in (its cookie): the page says so.
+    await expect(page.locator('.skein-note').textContent()).resolves.toContain('signs this browser in');
     expect(foreignRequests(watch, api.url)).toEqual([]);
     expect(watch.requests).toContain(`${api.url}/v1/openapi.json`);
     expect(watch.errors).toEqual([]);

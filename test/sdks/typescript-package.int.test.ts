@@ -10,6 +10,7 @@
 import { spawn } from 'node:child_process';
 import {
   copyFileSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -261,6 +262,61 @@ describe('the TypeScript SDK, packed and installed into a project outside the re
     });
     expect(result.code).toBe(1);
     expect(result.output).toMatch(/BotRefusedError.*4401/s);
+  });
+});
+
+describe('the TypeScript SDK installed from its folder into an ES module project', () => {
+  const esmProject = path.join(scratch, 'esm-project');
+
+  beforeAll(async () => {
+    // The README's other way: build once, then `npm install --install-links <folder>` (a copy).
+    await succeed('npm', ['run', 'build'], SDK_DIR);
+    mkdirSync(esmProject);
+    writeFileSync(
+      path.join(esmProject, 'package.json'),
+      JSON.stringify({ name: 'esm-consumer', version: '1.0.0', private: true, type: 'module' }, null, 2),
+    );
+    await succeed(
+      'npm',
+      ['install', '--install-links', SDK_DIR, '--no-audit', '--no-fund', '--prefer-offline'],
+      esmProject,
+    );
+  });
+
+  it('when installed with --install-links, then it is a copy holding only the build, not a link to the clone', () => {
+    const installed = path.join(esmProject, 'node_modules/skein-sdk');
+    expect(lstatSync(installed).isSymbolicLink()).toBe(false);
+    expect(readdirSync(installed).sort()).toEqual(['README.md', 'dist', 'package.json']);
+  });
+
+  it('when a plain .js file of a "type": "module" project imports it, then it loads, and a TypeScript file type-checks', async () => {
+    writeFileSync(
+      path.join(esmProject, 'index.js'),
+      "import { runBot, SkeinBot } from 'skein-sdk';\nconsole.log(typeof runBot, typeof new SkeinBot({ handleSignals: false }).onMessage);\n",
+    );
+    expect(await run(process.execPath, ['index.js'], esmProject)).toEqual({
+      code: 0,
+      output: 'function function\n',
+    });
+
+    // In a "type": "module" project a .ts file is an ES module; @types/node comes from the repository.
+    writeFileSync(
+      path.join(esmProject, 'tsconfig.json'),
+      JSON.stringify(
+        {
+          ...TSCONFIG,
+          compilerOptions: {
+            ...TSCONFIG.compilerOptions,
+            typeRoots: [path.join(PROJECT_ROOT, 'node_modules/@types')],
+          },
+        },
+        null,
+        2,
+      ),
+    );
+    copyFileSync(path.join(SDK_DIR, 'examples/echo-bot.ts'), path.join(esmProject, 'echo-bot.ts'));
+    const checked = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], esmProject);
+    expect(checked).toEqual({ code: 0, output: '' });
   });
 });
 

@@ -47,7 +47,7 @@ window.addEventListener('load', function () {
 
 const PAGE_CSS =
   'body{margin:0}.skein-bar{font:14px system-ui,sans-serif;padding:8px 16px;background:#1b1f24}' +
-  '.skein-bar a{color:#9cdcfe;margin-right:16px}' +
+  '.skein-bar a{color:#9cdcfe;margin-right:16px}.skein-note{color:#c8ccd0}' +
   'main{max-width:42rem;margin:2rem auto;padding:0 1rem;font:16px/1.5 system-ui,sans-serif}\n';
 
 function contentHash(text: string): string {
@@ -83,7 +83,8 @@ ${assetNames
   .join('\n')}
 </head>
 <body>
-<nav class="skein-bar"><a href="./">Skein</a><a href="graphql">GraphiQL</a><a href="v1/openapi.json">openapi.json</a></nav>
+<nav class="skein-bar"><a href="./">Skein</a><a href="graphql">GraphiQL</a><a href="v1/openapi.json">openapi.json</a>
+<span class="skein-note">"Try it out" sends and keeps this browser's session cookie: registering or signing in here signs this browser in, GraphiQL included.</span></nav>
 <div id="swagger-ui">Loading the API reference…</div>
 <noscript>The API reference needs JavaScript; the raw document is at <a href="v1/openapi.json">v1/openapi.json</a>.</noscript>
 ${assetNames

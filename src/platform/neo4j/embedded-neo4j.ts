@@ -6,6 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { PROJECT_ROOT } from '../paths.js';
 import type { Logger } from '../logger.js';
 import type { Neo4jTarget } from './database.js';
@@ -76,15 +77,30 @@ export function ensureLauncherBuilt(log: Logger): void {
     'building the embedded Neo4j launcher with Maven (first run only; a cold Maven cache downloads about ' +
       '120 MB, which can take a few minutes with no output)',
   );
+  // Maven's output is kept and shown only on failure, without terminal codes: even with -B and
+  // style.color=never it writes ANSI resets, which made stray characters at every first start.
   const result = spawnSync(
     'mvn',
-    // -B and style.color=never: no ANSI colour codes in the service's log.
     ['-q', '-B', '-Dstyle.color=never', '-f', path.join(LAUNCHER_DIR, 'pom.xml'), 'package', '-DskipTests'],
-    {
-      stdio: 'inherit',
-    },
+    { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
   );
-  if (result.status !== 0) throw new Error('building the Neo4j launcher failed (is Maven installed?)');
+  if (result.error) throw new Error(missingTool('mvn', result.error));
+  if (result.status !== 0) {
+    const output = stripVTControlCharacters(`${result.stdout}${result.stderr}`).trim();
+    throw new Error(`building the Neo4j launcher with Maven failed:\n${output.slice(-8000)}`);
+  }
+}
+
+/**
+ * What to say when a program the embedded Neo4j needs cannot be run: the one command that installs
+ * both (a fresh machine lacks both or neither), or the way around them.
+ */
+export function missingTool(tool: 'java' | 'mvn', error: Error): string {
+  if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return `could not run ${tool}: ${error.message}`;
+  return (
+    `${tool} was not found on PATH: the embedded Neo4j needs Java 17 and Maven. Install them ` +
+    '(Debian/Ubuntu: sudo apt-get install -y openjdk-17-jdk-headless maven), or set NEO4J_URI to a Neo4j 5 server.'
+  );
 }
 
 function readOrCreatePassword(dataDir: string): string {
@@ -173,6 +189,11 @@ function waitUntilReady(child: ChildProcess, options: EmbeddedOptions): Promise<
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`embedded Neo4j exited with code ${code}:\n${output.slice(-4000)}`));
+    });
+    // A java that cannot be started emits 'error' (and no 'exit').
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(new Error(missingTool('java', error)));
     });
   });
 }
