@@ -116,6 +116,15 @@ async function expectHit<T>(path: string, credentials: RequestOptions): Promise<
   return res;
 }
 
+/** Reads `path` once and proves the answer did not come from the cache (the hit counter stayed). */
+async function expectMiss<T>(path: string, credentials: RequestOptions): Promise<ApiResponse<T>> {
+  const before = await hitsNow();
+  const res = await get<T>(path, credentials);
+  expect(res.status).toBe(200);
+  expect(await hitsNow()).toBe(before);
+  return res;
+}
+
 const ids = (page: { messages: { id: string }[] }) => page.messages.map((m) => m.id);
 const codeOf = (res: ApiResponse<unknown>) => ({ status: res.status, code: (res.body as ErrorBody).code });
 
@@ -472,6 +481,92 @@ describe('whose kept answers a post ends', () => {
 
     await expectHit(`/v1/messages/${mine.id}`, bearer(carol));
     await expectHit(TIMELINE, bearer(carol));
+  });
+
+  it('when alice starts a thread with bob, then her kept conversation with carol stays kept, and her other kept views show the post', async () => {
+    const [alice, bob, carol] = await Promise.all([
+      registerWriter(api),
+      registerWriter(api),
+      registerWriter(api),
+    ]);
+    const withCarol = await postMessage(api, carol.token, {
+      content: `to alice ${word()}`,
+      recipients: [alice.tag],
+    });
+    const conversations = {
+      carol: `/v1/messages/conversation/${carol.uid}`,
+      bob: `/v1/messages/conversation/${bob.uid}`,
+    };
+    expect(ids((await readCached<Page>(conversations.carol, bearer(alice))).body)).toEqual([withCarol.id]);
+    expect(ids((await readCached<Page>(conversations.bob, bearer(alice))).body)).toEqual([]);
+    await readCached(TIMELINE, bearer(alice));
+    // Percent-encoded, the same page under another URL: judged by the uid it names.
+    const encoded = `/v1/messages/conversation/%${carol.uid.charCodeAt(0).toString(16)}${carol.uid.slice(1)}`;
+    await readCached(encoded, bearer(alice));
+    await readCached(`/v1/messages/${withCarol.id}`, bearer(alice));
+
+    const root = await postMessage(api, alice.token, {
+      content: `a new thread ${word()}`,
+      recipients: [bob.tag],
+    });
+
+    expect(ids((await expectHit<Page>(conversations.carol, bearer(alice))).body)).toEqual([withCarol.id]);
+    await expectHit(encoded, bearer(alice));
+    expect(ids((await get<Page>(conversations.bob, bearer(alice))).body)).toEqual([root.id]);
+    expect(ids((await get<Page>(conversations.bob.replace(bob.uid, alice.uid), bearer(bob))).body)).toEqual([
+      root.id,
+    ]);
+    expect(ids((await get<Page>(TIMELINE, bearer(alice))).body)).toContain(root.id);
+    // Not a conversation page: forgotten like every other view of a viewer the post names.
+    await expectMiss(`/v1/messages/${withCarol.id}`, bearer(alice));
+  });
+
+  it('when alice replies to a message of her conversation with carol, addressed to bob only, then the kept conversation with carol shows the reply', async () => {
+    const [alice, bob, carol] = await Promise.all([
+      registerWriter(api),
+      registerWriter(api),
+      registerWriter(api),
+    ]);
+    const withCarol = await postMessage(api, alice.token, {
+      content: `to carol ${word()}`,
+      recipients: [carol.tag],
+    });
+    const page = `/v1/messages/conversation/${carol.uid}`;
+    const kept = (await readCached<Page>(page, bearer(alice))).body;
+    expect(kept.messages[0]).toMatchObject({ id: withCarol.id, reply_ids: [] });
+
+    const reply = await postMessage(api, alice.token, {
+      content: `for bob ${word()}`,
+      parent_id: withCarol.id,
+      recipients: [bob.tag],
+    });
+
+    // An existing message gained a reply edge: no conversation page of the viewers is kept.
+    expect((await get<Page>(page, bearer(alice))).body.messages[0]).toMatchObject({
+      id: withCarol.id,
+      reply_ids: [reply.id],
+    });
+  });
+
+  it('when alice posts a new thread into a channel, then her kept conversation with a member outside the post’s recipients is forgotten too', async () => {
+    const [alice, bob, carol] = await Promise.all([
+      registerCreator(api),
+      registerWriter(api),
+      registerWriter(api),
+    ]);
+    const channel = await createChannel(api, alice.token);
+    await addMember(api, alice.token, channel.id, { uid: bob.uid });
+    const withCarol = await postMessage(api, carol.token, {
+      content: `to alice ${word()}`,
+      recipients: [alice.tag],
+    });
+    const page = `/v1/messages/conversation/${carol.uid}`;
+    await readCached(page, bearer(alice));
+
+    await postMessage(api, alice.token, { content: `in the channel ${word()}`, channel_ids: [channel.id] });
+
+    // Channel posts keep the blunt rule: the next read is not answered from the cache.
+    expect(ids((await expectMiss<Page>(page, bearer(alice))).body)).toEqual([withCarol.id]);
   });
 
   it('when a member posts into a channel, then every other member’s kept channel page and timeline show it', async () => {

@@ -250,6 +250,27 @@ describe('two instances on one Neo4j and one Redis', () => {
     expect(timeline.body.messages.map((m) => m.id)).not.toContain(id);
   });
 
+  it('when a new thread is posted on A, then B shows it in the conversation it had kept and still answers the one with an outsider from its cache', async () => {
+    const [author, reader, outsider] = await Promise.all([
+      registerWriter(a),
+      registerWriter(a),
+      registerWriter(a),
+    ]);
+    await post(a, outsider, author, 'from the outsider');
+    const withReader = `/v1/messages/conversation/${reader.uid}`;
+    const withOutsider = `/v1/messages/conversation/${outsider.uid}`;
+    expect(await readTwice(b, author.token, withReader)).toBe(200);
+    expect(await readTwice(b, author.token, withOutsider)).toBe(200);
+
+    const id = await post(a, author, reader, 'a new thread seen on B');
+
+    const page = await b.request<{ messages: { id: string }[] }>('GET', withReader, { token: author.token });
+    expect(page.body.messages.map((m) => m.id)).toEqual([id]);
+    const before = await viewCacheHits(b);
+    expect((await b.request('GET', withOutsider, { token: author.token })).status).toBe(200);
+    expect(await viewCacheHits(b)).toBe(before + 1);
+  });
+
   it('when a message is deleted on A, then B answers 404 for the message and the thread it had kept', async () => {
     const [author, reader] = await Promise.all([registerWriter(a), registerWriter(a)]);
     const id = await post(a, author, reader, 'kept on B, then deleted');

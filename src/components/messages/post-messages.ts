@@ -187,7 +187,9 @@ async function attemptPost(
       seen = { messages: [...written.messages.values()], channelMembers: written.channelMembers };
       if (named) {
         const viewers = postViewers(caller.uid, edges, written.channelMemberUids);
-        if (viewers) tx.onlyVisibleTo(viewers);
+        // New roots outside channels change no message that was there before (view-cache.ts).
+        const newRootsOnly = edges.replies.length === 0 && edges.inclusions.length === 0;
+        if (viewers) tx.onlyVisibleTo(viewers, { newRootsOnly });
       }
     }
     // The answer is what the write read back: as the poster sees the messages at the commit.

@@ -11,6 +11,10 @@
 // whom its messages are visible to (Tx.onlyVisibleTo), and only their answers are forgotten. That
 // is sound because every view shows only messages its viewer may see (the visibility rule, checked
 // by test/security/visibility-model.int.test.ts), so a new message changes no one else's answers.
+// When such a post also creates only new roots outside channels (no reply, no channel: no message
+// that was there before gains an edge), a viewer's conversation pages with users outside the post's
+// audience stay too: a conversation holds only messages between its two users, and the post is not
+// one of those, nor does it change one (chat traffic reads a user's other conversations meanwhile).
 // Before a kept answer is served the instance makes sure it has heard every invalidation published
 // before the request (caughtUp), and a read that was already running when its viewer's answers
 // were forgotten does not store its (possibly older) answer (the sequence check). TTL_MS bounds
@@ -70,16 +74,51 @@ export function changesViews(statement: string): boolean {
   return !NEUTRAL_AREAS.some((area) => statement.startsWith(area)) && !NEUTRAL.has(statement);
 }
 
+/** Some viewers' answers to forget: all of them, or all but their conversations with the others. */
+export interface ViewersChange {
+  viewers: ReadonlySet<string>;
+  /** Keep each viewer's conversation pages with users outside `viewers` (a post of new roots only). */
+  keepOutsideConversations: boolean;
+}
+
 /** Whose answers a committed transaction may have changed: nobody, some viewers, or everybody. */
 export function viewersChanged({
   statements,
   visibleTo,
-}: Committed): 'nobody' | 'everybody' | ReadonlySet<string> {
+  newRootsOnly,
+}: Committed): 'nobody' | 'everybody' | ViewersChange {
   const changing = [...statements].filter(changesViews);
   if (changing.length === 0) return 'nobody';
   if (visibleTo && visibleTo.size <= MAX_NAMED_VIEWERS && changing.every((s) => CREATES_MESSAGES.has(s)))
-    return visibleTo;
+    return { viewers: visibleTo, keepOutsideConversations: newRootsOnly };
   return 'everybody';
+}
+
+/** The other user of a conversation page's key (GET /v1/messages/conversation/{uid}), else null. */
+function conversationWith(key: string): string | null {
+  const url = key.slice(key.lastIndexOf('\n') + 1);
+  const match = CONVERSATION_URL.exec(url);
+  return match ? decodeURIComponent(match[1]!) : null;
+}
+const CONVERSATION_URL = /^\/v1\/messages\/conversation\/([^/?#]+)(?:[?#]|$)/;
+
+/**
+ * The bus message of a change: the viewers' uids, comma-separated, then KEEP_OUTSIDE when their
+ * outside conversations stay. An instance that does not know the mark forgets all of those
+ * viewers' answers (and the mark names no one): more than needed, never less.
+ */
+const KEEP_OUTSIDE = '~keep-outside-conversations';
+function encodeChange({ viewers, keepOutsideConversations }: ViewersChange): string {
+  return [...viewers, ...(keepOutsideConversations ? [KEEP_OUTSIDE] : [])].join(',');
+}
+function decodeChange(what: string): 'everybody' | ViewersChange {
+  if (what === EVERYTHING) return 'everybody';
+  const parts = what.split(',');
+  const keepOutsideConversations = parts.at(-1) === KEEP_OUTSIDE;
+  return {
+    viewers: new Set(keepOutsideConversations ? parts.slice(0, -1) : parts),
+    keepOutsideConversations,
+  };
 }
 
 /** The cache key of `caller`'s answer to `url` (path and query string, as the client sent them). */
@@ -114,7 +153,7 @@ export class ViewCache {
   static async start(config: Config, db: Database, log: Logger, metrics: Metrics): Promise<ViewCache> {
     const bus = await createInvalidationBus(config, log, VIEWS_CHANNEL, 'views');
     const cache = new ViewCache(bus, config.viewCacheMb * 1024 * 1024, metrics);
-    bus.subscribe((what) => cache.forgetLocal(what === EVERYTHING ? 'everybody' : what.split(',')));
+    bus.subscribe((what) => cache.forgetLocal(decodeChange(what)));
     // Also with the cache switched off here: other instances may keep answers this write changes.
     db.onCommit(async (committed) => {
       const viewers = viewersChanged(committed);
@@ -161,14 +200,14 @@ export class ViewCache {
   }
 
   /** Forgets these viewers' answers (or all) here now and tells the others (the write answers after that). */
-  async forgetEverywhere(viewers: 'everybody' | ReadonlySet<string>): Promise<void> {
-    this.forgetLocal(viewers === 'everybody' ? viewers : [...viewers]);
-    await this.bus.publish(viewers === 'everybody' ? EVERYTHING : [...viewers].join(','));
+  async forgetEverywhere(change: 'everybody' | ViewersChange): Promise<void> {
+    this.forgetLocal(change);
+    await this.bus.publish(change === 'everybody' ? EVERYTHING : encodeChange(change));
   }
 
-  private forgetLocal(viewers: 'everybody' | readonly string[]): void {
+  private forgetLocal(change: 'everybody' | ViewersChange): void {
     this.sequence++;
-    if (viewers === 'everybody' || this.viewerAt.size + viewers.length > MAX_TRACKED_VIEWERS) {
+    if (change === 'everybody' || this.viewerAt.size + change.viewers.size > MAX_TRACKED_VIEWERS) {
       this.everythingAt = this.sequence;
       this.viewerAt.clear();
       this.entries.clear();
@@ -176,9 +215,14 @@ export class ViewCache {
       this.size = 0;
       return;
     }
+    const { viewers, keepOutsideConversations } = change;
     for (const viewer of viewers) {
+      // Reads under way for this viewer store nothing, whatever their URL (the sequence check).
       this.viewerAt.set(viewer, this.sequence);
-      for (const key of this.keysOf.get(viewer) ?? []) this.remove(key);
+      for (const key of this.keysOf.get(viewer) ?? []) {
+        const other = keepOutsideConversations ? conversationWith(key) : null;
+        if (other === null || viewers.has(other)) this.remove(key);
+      }
     }
   }
 

@@ -23,9 +23,11 @@ export interface Tx {
   /**
    * Says that what this transaction writes can be seen by these users only (a post that is not
    * public: its author, recipients and the members of its channels). The view cache then forgets
-   * only their answers, for the statements it trusts such a claim about (view-cache.ts).
+   * only their answers, for the statements it trusts such a claim about (view-cache.ts). With
+   * newRootsOnly the transaction also says that it only creates messages that start threads and
+   * join no channel: no message that existed before it gains an edge.
    */
-  onlyVisibleTo(uids: Iterable<string>): void;
+  onlyVisibleTo(uids: Iterable<string>, options?: { newRootsOnly: boolean }): void;
 }
 
 /** What a write transaction did, as its commit listeners are told. */
@@ -34,13 +36,19 @@ export interface Committed {
   statements: ReadonlySet<string>;
   /** Whom it said its writes are visible to (Tx.onlyVisibleTo); null when it did not say. */
   visibleTo: ReadonlySet<string> | null;
+  /** True when it said so with every visibleTo claim (Tx.onlyVisibleTo's newRootsOnly). */
+  newRootsOnly: boolean;
 }
 
 /** Told, after a write transaction commits, what it did; the write answers once every listener has finished. */
 export type CommitListener = (committed: Committed) => Promise<void>;
 
 /** What commit listeners are told a runText write did (the text has no name). */
-const RAW_TEXT: Committed = { statements: new Set(['schema/raw-text']), visibleTo: null };
+const RAW_TEXT: Committed = {
+  statements: new Set(['schema/raw-text']),
+  visibleTo: null,
+  newRootsOnly: false,
+};
 
 export class Database {
   private metrics: Metrics | undefined;
@@ -106,7 +114,7 @@ export class Database {
    */
   async write(name: string, params: Params = {}): Promise<Row[]> {
     const rows = await this.autoCommit('WRITE', name, params);
-    const committed: Committed = { statements: new Set([name]), visibleTo: null };
+    const committed: Committed = { statements: new Set([name]), visibleTo: null, newRootsOnly: false };
     for (const listener of this.commitListeners) await listener(committed);
     return rows;
   }
@@ -144,12 +152,14 @@ export class Database {
     const done = this.observe('write');
     const statements = new Set<string>();
     let visibleTo: Set<string> | null = null;
+    let newRootsOnly = true;
     try {
       const result = await withTransientRetry(
         async () => {
           // A retried attempt starts over.
           statements.clear();
           visibleTo = null;
+          newRootsOnly = true;
           const tx = session.beginTransaction();
           try {
             const value = await work({
@@ -157,7 +167,8 @@ export class Database {
                 statements.add(name);
                 return runNamed(tx, name, params);
               },
-              onlyVisibleTo: (uids) => {
+              onlyVisibleTo: (uids, options) => {
+                newRootsOnly &&= options?.newRootsOnly === true;
                 visibleTo ??= new Set();
                 for (const uid of uids) visibleTo.add(uid);
               },
@@ -173,7 +184,12 @@ export class Database {
       );
       done('ok');
       if (this.causal) await this.causal.written(session.lastBookmarks());
-      for (const listener of this.commitListeners) await listener({ statements, visibleTo });
+      const committed: Committed = {
+        statements,
+        visibleTo,
+        newRootsOnly: visibleTo !== null && newRootsOnly,
+      };
+      for (const listener of this.commitListeners) await listener(committed);
       return result;
     } catch (error) {
       done('error');
