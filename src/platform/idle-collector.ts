@@ -7,12 +7,13 @@
 // fan-out to 10,000 sockets had ended, Node held 448 MiB RSS with 338 MB of V8's heap in use; a full
 // collection left 71 MB in use but 337 MB of pages, and a compacting one gave them back (162 MiB
 // RSS; 2026-11-27, docs/benchmarks.md). So once the event loop has been mostly idle for a second and
-// the heap's pages (what V8 holds from the system, in use or not) come to 128 MiB more than the
+// the heap's pages (what V8 holds from the system, in use or not) come to 64 MiB more than the
 // smallest seen since the last such collection, the service runs one compacting collection. It
 // judges the pages, not the bytes in use: after 10,000 sockets had opened on the heels of a fan-out,
 // V8's own collections had brought the bytes in use down to 160 MB but kept 317 MB of pages. Its
-// pause (0.1-0.3 s) lands when nobody is waiting; an ordinary load does not grow the pages that far,
-// because V8 collects and reuses them first.
+// pause (0.1-0.3 s) lands when nobody is waiting. 64 MiB rather than 128: right after 2,000 posts
+// at 16 in flight Node held 93-115 MiB with less growth allowed against 140-206 (a probe,
+// 2026-11-28); a collection after a smaller burst costs a pause nobody waits for.
 import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -29,7 +30,7 @@ const QUIET_UTILIZATION = 0.15;
 /** Quiet checks in a row before collecting: a second. */
 const QUIET_CHECKS = 2;
 /** Heap grown past the smallest seen that is worth a collection. */
-const GROWTH_BYTES = 128 * 1024 * 1024;
+const GROWTH_BYTES = 64 * 1024 * 1024;
 
 export interface HeapReading {
   /** Share of the last check's time the event loop was busy (0..1). */

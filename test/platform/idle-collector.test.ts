@@ -1,5 +1,5 @@
 // The service gives back the memory a burst left (src/platform/idle-collector.ts): after a second of
-// a mostly idle event loop, when the heap's pages come to 128 MiB more than the smallest seen, it runs one
+// a mostly idle event loop, when the heap's pages come to 64 MiB more than the smallest seen, it runs one
 // compacting collection, which returns the pages a few survivors would otherwise keep.
 import { describe, expect, it } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -41,13 +41,13 @@ describe('IdleCollectionRule', () => {
     expect(rule.check(heartbeats)).toBe(true);
   });
 
-  it('when the heap grew less than 128 MiB past the smallest heap seen, then it does not collect', () => {
+  it('when the heap grew less than 64 MiB past the smallest heap seen, then it does not collect', () => {
     const rule = new IdleCollectionRule(200 * MiB);
     // V8's own collection brought the heap down to 70 MiB: growth counts from there.
     expect(rule.check(busy(70))).toBe(false);
-    expect(rule.check(quiet(190))).toBe(false);
-    expect(rule.check(quiet(197))).toBe(false);
-    expect(rule.check(quiet(199))).toBe(true);
+    expect(rule.check(quiet(120))).toBe(false);
+    expect(rule.check(quiet(133))).toBe(false);
+    expect(rule.check(quiet(135))).toBe(true);
   });
 });
 
