@@ -125,6 +125,11 @@ async function expectMiss<T>(path: string, credentials: RequestOptions): Promise
   return res;
 }
 
+/** Three users who may post to each other, made before anything is kept. */
+function threeWriters(): Promise<[TestUser, TestUser, TestUser]> {
+  return Promise.all([registerWriter(api), registerWriter(api), registerWriter(api)]);
+}
+
 const ids = (page: { messages: { id: string }[] }) => page.messages.map((m) => m.id);
 const codeOf = (res: ApiResponse<unknown>) => ({ status: res.status, code: (res.body as ErrorBody).code });
 
@@ -211,11 +216,7 @@ describe('who a kept answer is given to', () => {
 
 describe('recipient removal', () => {
   it('when the author removes a recipient, then the recipient’s kept message is 404 and its kept timeline drops it', async () => {
-    const [alice, bob, carol] = await Promise.all([
-      registerWriter(api),
-      registerWriter(api),
-      registerWriter(api),
-    ]);
+    const [alice, bob, carol] = await threeWriters();
     const message = await postMessage(api, alice.token, {
       content: `to bob and carol ${word()}`,
       recipients: [bob.tag, carol.tag],
@@ -465,11 +466,7 @@ describe('new posts', () => {
 
 describe('whose kept answers a post ends', () => {
   it('when two other users talk privately, then a third user’s kept answers stay kept', async () => {
-    const [alice, bob, carol] = await Promise.all([
-      registerWriter(api),
-      registerWriter(api),
-      registerWriter(api),
-    ]);
+    const [alice, bob, carol] = await threeWriters();
     const mine = await postMessage(api, carol.token, {
       content: `carol's ${word()}`,
       recipients: [alice.tag],
@@ -484,11 +481,7 @@ describe('whose kept answers a post ends', () => {
   });
 
   it('when alice starts a thread with bob, then her kept conversation with carol stays kept, and her other kept views show the post', async () => {
-    const [alice, bob, carol] = await Promise.all([
-      registerWriter(api),
-      registerWriter(api),
-      registerWriter(api),
-    ]);
+    const [alice, bob, carol] = await threeWriters();
     const withCarol = await postMessage(api, carol.token, {
       content: `to alice ${word()}`,
       recipients: [alice.tag],
@@ -522,11 +515,7 @@ describe('whose kept answers a post ends', () => {
   });
 
   it('when alice replies to a message of her conversation with carol, addressed to bob only, then the kept conversation with carol shows the reply', async () => {
-    const [alice, bob, carol] = await Promise.all([
-      registerWriter(api),
-      registerWriter(api),
-      registerWriter(api),
-    ]);
+    const [alice, bob, carol] = await threeWriters();
     const withCarol = await postMessage(api, alice.token, {
       content: `to carol ${word()}`,
       recipients: [carol.tag],
