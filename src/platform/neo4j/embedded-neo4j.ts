@@ -99,7 +99,7 @@ export function ensureLauncherBuilt(log: Logger): void {
  * What to say when a program the embedded Neo4j needs cannot be run: the one command that installs
  * both (a fresh machine lacks both or neither), or the way around them.
  */
-export function missingTool(tool: 'java' | 'mvn', error: Error): string {
+function missingTool(tool: 'java' | 'mvn', error: Error): string {
   if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return `could not run ${tool}: ${error.message}`;
   return (
     `${tool} was not found on PATH: the embedded Neo4j needs Java 17 and Maven. Install them ` +
