@@ -124,7 +124,7 @@ export class DbLimits {
         return 1;
       }
       const rows = await this.db.read('messages/hydrate-core', { viewer_uid: viewer.uid, ids: page });
-      const authors = rows.map((r) => (r.row as HydratedRow).author.uid);
+      const authors = rows.map((r) => (r.row as HydratedRow)[1][0]);
       await findUsersByUid(this.db, [...new Set(authors)]);
       return 1;
     };

@@ -4,28 +4,58 @@
 // when it came back as a row of its own.
 import type { MessageOutput, ReactionCount } from './messages.schemas.js';
 
-interface HydratedMessage {
-  id: string;
-  content: string;
-  subject: string | null;
-  public: boolean;
-  created_ms: number;
-  /** Null when the content was never edited. */
-  edited_ms: number | null;
-  tags: string[] | null;
-  reply_order: string[] | null;
-  default_outgoing: string | null;
-  import_info_json: string | null;
-}
+/**
+ * A hydrated message row, by position (cypher/fragments/hydrated-message.cypher builds it in this
+ * order; positions decode cheaper than maps, which the fragment's header explains).
+ */
+export type HydratedRow = [
+  message: HydratedMessage,
+  author: [uid: string, user_tag: string],
+  parent_id: string | null,
+  root_id: string | null,
+  recipients: HydratedRecipient[],
+  replies: Neighbour[],
+  stitch_parents: Neighbour[],
+  stitch_children: Neighbour[],
+  channel_ids: string[],
+  attachments: HydratedAttachment[],
+  is_saved: boolean,
+  reactions: HydratedReaction[],
+];
 
-interface HydratedRecipient {
-  uid: string;
-  user_tag: string;
-  public: boolean;
-  added_by: string | null;
-  read_ms: number | null;
-  added_ms: number | null;
-}
+type HydratedMessage = [
+  id: string,
+  content: string,
+  subject: string | null,
+  is_public: boolean,
+  tags: string[] | null,
+  reply_order: string[] | null,
+  default_outgoing: string | null,
+  import_info_json: string | null,
+  created_ms: number,
+  /** Null when the content was never edited. */
+  edited_ms: number | null,
+];
+
+type HydratedRecipient = [
+  uid: string,
+  user_tag: string,
+  is_public: boolean,
+  added_by: string | null,
+  read_ms: number | null,
+  added_ms: number | null,
+];
+
+type HydratedAttachment = [
+  file_id: string,
+  filename: string,
+  content_type: string,
+  size: number,
+  sha256: string,
+  position: number,
+];
+
+type HydratedReaction = [reaction: string, count: number, first_ms: number, me: boolean];
 
 /** A reaction as the queries count it: its shown reactors and its first use (epoch ms). */
 export interface CountedReaction extends ReactionCount {
@@ -42,22 +72,7 @@ export function byUseThenFirstUse(a: CountedReaction, b: CountedReaction): numbe
 }
 
 /** A neighbour as the query lists it: [id, created_at as epoch ms]. */
-type Neighbour = [string, number];
-
-export interface HydratedRow {
-  message: HydratedMessage;
-  author: MessageOutput['author'];
-  parent_id: string | null;
-  root_id: string | null;
-  recipients: HydratedRecipient[];
-  replies: Neighbour[];
-  stitch_parents: Neighbour[];
-  stitch_children: Neighbour[];
-  channel_ids: string[];
-  attachments: (Omit<MessageOutput['attachments'][number], 'url'> & { position: number })[];
-  is_saved: boolean;
-  reactions: CountedReaction[];
-}
+type Neighbour = [id: string, created_ms: number];
 
 const isoOf = (ms: number) => new Date(ms).toISOString();
 
@@ -74,47 +89,84 @@ function visibleIds(neighbours: Neighbour[], visible: Visible): string[] {
 }
 
 /** Oldest edge first (an edge without a time last, as Cypher orders nulls), ties by uid. */
-const byAddedThenUid = (a: HydratedRecipient, b: HydratedRecipient) =>
-  (a.added_ms ?? Number.MAX_SAFE_INTEGER) - (b.added_ms ?? Number.MAX_SAFE_INTEGER) ||
-  (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0);
+const byAddedThenUid = (
+  [uidA, , , , , addedA]: HydratedRecipient,
+  [uidB, , , , , addedB]: HydratedRecipient,
+) =>
+  (addedA ?? Number.MAX_SAFE_INTEGER) - (addedB ?? Number.MAX_SAFE_INTEGER) ||
+  (uidA < uidB ? -1 : uidA > uidB ? 1 : 0);
 
 export function toMessageOutput(row: HydratedRow, visible: Visible, publicUrl: string): MessageOutput {
-  const m = row.message;
-  const replyIds = visibleIds(row.replies, visible);
-  const stitchChildIds = visibleIds(row.stitch_children, visible);
+  const [
+    message,
+    [authorUid, authorTag],
+    parentId,
+    rootId,
+    recipients,
+    replies,
+    stitchParents,
+    stitchChildren,
+    channelIds,
+    attachments,
+    isSaved,
+    reactions,
+  ] = row;
+  const [
+    id,
+    content,
+    subject,
+    isPublic,
+    tags,
+    replyOrder,
+    defaultOutgoing,
+    importInfoJson,
+    createdMs,
+    editedMs,
+  ] = message;
+  const replyIds = visibleIds(replies, visible);
+  const stitchChildIds = visibleIds(stitchChildren, visible);
   // reply_order and default_outgoing name children; a child deleted or invisible drops out.
   const children = new Set([...replyIds, ...stitchChildIds]);
   return {
-    id: m.id,
-    content: m.content,
-    subject: m.subject,
-    public: m.public,
-    timestamp: isoOf(m.created_ms),
-    edited_at: m.edited_ms === null ? null : isoOf(m.edited_ms),
-    author: row.author,
-    parent_id: row.parent_id !== null && visible(row.parent_id) ? row.parent_id : null,
-    root_id: row.root_id !== null && visible(row.root_id) ? row.root_id : null,
-    recipients: [...row.recipients].sort(byAddedThenUid).map((r) => ({
-      uid: r.uid,
-      user_tag: r.user_tag,
-      public: r.public,
-      added_by: r.added_by,
-      read_at: r.read_ms === null ? null : isoOf(r.read_ms),
-    })),
-    tags: m.tags ?? [],
-    attachments: [...row.attachments]
-      .sort((a, b) => a.position - b.position)
-      .map(({ position: _position, ...file }) => ({ ...file, url: `${publicUrl}/v1/files/${file.file_id}` })),
-    reply_order: m.reply_order === null ? null : m.reply_order.filter((id) => children.has(id)),
-    default_outgoing:
-      m.default_outgoing !== null && children.has(m.default_outgoing) ? m.default_outgoing : null,
+    id,
+    content,
+    subject,
+    public: isPublic,
+    timestamp: isoOf(createdMs),
+    edited_at: editedMs === null ? null : isoOf(editedMs),
+    author: { uid: authorUid, user_tag: authorTag },
+    parent_id: parentId !== null && visible(parentId) ? parentId : null,
+    root_id: rootId !== null && visible(rootId) ? rootId : null,
+    recipients: [...recipients]
+      .sort(byAddedThenUid)
+      .map(([uid, userTag, recipientPublic, addedBy, readMs]) => ({
+        uid,
+        user_tag: userTag,
+        public: recipientPublic,
+        added_by: addedBy,
+        read_at: readMs === null ? null : isoOf(readMs),
+      })),
+    tags: tags ?? [],
+    attachments: [...attachments]
+      .sort((a, b) => a[5] - b[5])
+      .map(([fileId, filename, contentType, size, sha256]) => ({
+        file_id: fileId,
+        filename,
+        content_type: contentType,
+        size,
+        sha256,
+        url: `${publicUrl}/v1/files/${fileId}`,
+      })),
+    reply_order: replyOrder === null ? null : replyOrder.filter((child) => children.has(child)),
+    default_outgoing: defaultOutgoing !== null && children.has(defaultOutgoing) ? defaultOutgoing : null,
     reply_ids: replyIds,
-    stitch_parent_ids: visibleIds(row.stitch_parents, visible),
+    stitch_parent_ids: visibleIds(stitchParents, visible),
     stitch_child_ids: stitchChildIds,
-    channel_ids: [...row.channel_ids].sort(),
-    import_info: m.import_info_json ? (JSON.parse(m.import_info_json) as Record<string, unknown>) : null,
-    is_saved: row.is_saved,
-    reactions: [...row.reactions]
+    channel_ids: [...channelIds].sort(),
+    import_info: importInfoJson ? (JSON.parse(importInfoJson) as Record<string, unknown>) : null,
+    is_saved: isSaved,
+    reactions: reactions
+      .map(([reaction, count, firstMs, me]) => ({ reaction, count, first_ms: firstMs, me }))
       .sort(byUseThenFirstUse)
       .map(({ reaction, count, me }) => ({ reaction, count, me })),
   };
@@ -129,8 +181,8 @@ export function messagesOfHydrateAnswer(
   requested: readonly string[],
   publicUrl: string,
 ): Map<string, MessageOutput> {
-  const returned = new Set(hydrated.map((row) => row.message.id));
+  const returned = new Set(hydrated.map(([[id]]) => id));
   const asked = new Set(requested);
   const visible: Visible = (id) => returned.has(id) || !asked.has(id);
-  return new Map(hydrated.map((row) => [row.message.id, toMessageOutput(row, visible, publicUrl)]));
+  return new Map(hydrated.map((row) => [row[0][0], toMessageOutput(row, visible, publicUrl)]));
 }
