@@ -170,9 +170,10 @@ export async function walkFrom(
     max_chars: neo4j.int(options.maxChars),
   });
   if (!row) return null;
+  // Positions, not maps: cheaper to decode (cypher/fragments/hydrated-message.cypher says why).
   return {
-    nodes: row.nodes as Walked['nodes'],
-    edges: row.edges as Walked['edges'],
+    nodes: (row.nodes as [string, number][]).map(([id, depth]) => ({ id, depth })),
+    edges: (row.edges as [string, string][]).map(([from, to]) => ({ from, to })),
     truncated: row.truncated as boolean,
   };
 }
