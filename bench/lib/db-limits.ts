@@ -79,8 +79,8 @@ export class DbLimits {
   private async hydrate(viewerUid: string, ids: string[], links = true): Promise<number> {
     if (ids.length === 0) return 0;
     const query = links ? 'messages/hydrate' : 'messages/hydrate-core';
-    const rows = await this.db.read(query, { viewer_uid: viewerUid, ids });
-    return rows.length;
+    const [answer] = await this.db.read(query, { viewer_uid: viewerUid, ids });
+    return ((answer?.rows as unknown[] | undefined) ?? []).length;
   }
 
   /** GET /v1/messages/{id}: session, hydrate. */
@@ -123,8 +123,8 @@ export class DbLimits {
         await this.hydrate(viewer.uid, page);
         return 1;
       }
-      const rows = await this.db.read('messages/hydrate-core', { viewer_uid: viewer.uid, ids: page });
-      const authors = rows.map((r) => (r.row as HydratedRow)[1][0]);
+      const [answer] = await this.db.read('messages/hydrate-core', { viewer_uid: viewer.uid, ids: page });
+      const authors = ((answer?.rows as HydratedRow[] | undefined) ?? []).map((row) => row[1][0]);
       await findUsersByUid(this.db, [...new Set(authors)]);
       return 1;
     };

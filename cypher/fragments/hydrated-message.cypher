@@ -9,14 +9,15 @@
 // one list with expressions: each list as a pattern of its own was one more Apply per message,
 // and in Community's slotted runtime a plan's cost per row is mostly its number of operators (eight
 // subqueries per message cost a fifth more database time than one expand, most lists being empty).
-// A neighbour (parent, root, reply child, stitch either way) that is itself in $ids is not judged
-// here: it is visible exactly when it comes back as a row of its own, which the caller checks
-// (message-output.ts). Every other neighbour is judged by the visibility rule. Each recipient is
-// listed with the entry the viewer is shown, if any (the BCC rule, receiver-entry.cypher). Times
-// are epoch milliseconds: the driver's DateTime decoding cost more than the query. Reactions come
-// counted per reaction from the edges the reaction-shown rule keeps (grouped here by expressions:
-// an aggregating COLLECT inside the map is refused, as Neo4j 5.26 takes its count() for the map's
-// own), never one row per reactor.
+// The parent's and the root's ids are given unjudged: the caller judges them after the rows, once
+// per distinct id ({{visible_lineage(rows)}}). A neighbour in a list (reply child, stitch either
+// way) that is itself in $ids is not judged here: it is visible exactly when it comes back as a row
+// of its own, which the caller checks (message-output.ts). Every other one is judged by the
+// visibility rule. Each recipient is listed with the entry the viewer is shown, if any (the BCC
+// rule, receiver-entry.cypher). Times are epoch milliseconds: the driver's DateTime decoding cost
+// more than the query. Reactions come counted per reaction from the edges the reaction-shown rule
+// keeps (grouped here by expressions: an aggregating COLLECT inside the map is refused, as Neo4j
+// 5.26 takes its count() for the map's own), never one row per reactor.
 // The row is a list of lists in a fixed order, not a map (message-output.ts names the positions):
 // the driver decodes every map key as a string and builds every map as an object property by
 // property, and decoding was a third of the service's CPU on a page read. By position, the
@@ -32,8 +33,8 @@ WITH [
     [__m.id, __m.content, __m.subject, __m.public, __m.tags, __m.reply_order, __m.default_outgoing,
      __m.import_info_json, __m.created_at.epochMillis, __m.edited_at.epochMillis],
     [author.uid, author.user_tag],
-    COLLECT { MATCH (__parent:Message {id: __m.parent_id}) WHERE __parent.id IN $ids OR {{can_see(__parent)}} RETURN __parent.id }[0],
-    COLLECT { MATCH (__root:Message {id: __m.root_id}) WHERE __root.id IN $ids OR {{can_see(__root)}} RETURN __root.id }[0],
+    __m.parent_id,
+    __m.root_id,
     [__listed IN [__r IN __links WHERE type(__r) = 'RECEIVED_BY'
                   | [endNode(__r).uid, endNode(__r).user_tag, __r.read_at.epochMillis, {{receiver_entry(__r)}}]]
      WHERE __listed[3] IS NOT NULL

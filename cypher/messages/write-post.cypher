@@ -102,7 +102,9 @@ CALL () {
 }
 // The poster's answer, read from what this statement wrote, as hydrate.cypher reads it ($viewer_uid
 // is the poster, $ids the post's messages): the statement a post used to run after its commit for
-// it cost a fifth of the post's time in Neo4j. The poster wrote every message, so none needs judging.
+// it cost a fifth of the post's time in Neo4j. The poster wrote every message, so none needs judging;
+// a parent or root outside the post may be one the poster does not see (a reply to a reply it was
+// sent), so those are judged.
 CALL () {
   OPTIONAL MATCH (:User {uid: $viewer_uid})<-[:HAS_MEMBER]-(channel:Channel)
   WITH collect(channel.id) AS viewer_channel_ids
@@ -112,6 +114,7 @@ CALL () {
   {{hydrated_message(m)}}
   RETURN collect(row) AS written
 }
+{{visible_lineage(written)}}
 // A post alone on this instance numbers its events here, as a round of the sequencer would
 // (event-sequencer.ts says when): a round trip and a commit less before its listeners hear it. The
 // log's lock is the last lock this statement takes, and a round holding it locks nothing else a
@@ -122,4 +125,4 @@ OPTIONAL CALL () {
   {{number_round(log)}}
   RETURN base, numbered
 }
-RETURN replies, channel_member_uids, channel_members, written, base, numbered
+RETURN replies, channel_member_uids, channel_members, written, visible_lineage, base, numbered

@@ -1,7 +1,8 @@
 // The one conversion of hydrated message rows (cypher/fragments/hydrated-message.cypher) into the API's
 // MessageOutput: neighbour ids keep only those the viewer may see, ordered as the API promises.
-// The query judged every neighbour outside the hydrated ids; one inside them is visible exactly
-// when it came back as a row of its own.
+// The query judged every listed neighbour outside the hydrated ids, and named the parents and roots
+// outside them that the viewer may see (visible_lineage); one inside them is visible exactly when it
+// came back as a row of its own.
 import type { MessageOutput, ReactionCount } from './messages.schemas.js';
 
 /**
@@ -11,7 +12,9 @@ import type { MessageOutput, ReactionCount } from './messages.schemas.js';
 export type HydratedRow = [
   message: HydratedMessage,
   author: [uid: string, user_tag: string],
+  /** Unjudged: the answer's visible_lineage says whether the viewer may see it. */
   parent_id: string | null,
+  /** Unjudged, as parent_id. */
   root_id: string | null,
   recipients: HydratedRecipient[],
   replies: Neighbour[],
@@ -79,6 +82,12 @@ const isoOf = (ms: number) => new Date(ms).toISOString();
 /** Whether the viewer may see a neighbour the query returned (see the header). */
 type Visible = (id: string) => boolean;
 
+/** What the viewer may see of a row's neighbours: those listed, and its parent and root. */
+interface Sight {
+  listed: Visible;
+  lineage: Visible;
+}
+
 /** Visible neighbour ids, oldest first (ties by id), each once. */
 function visibleIds(neighbours: Neighbour[], visible: Visible): string[] {
   const kept = new Map<string, number>();
@@ -96,7 +105,7 @@ const byAddedThenUid = (
   (addedA ?? Number.MAX_SAFE_INTEGER) - (addedB ?? Number.MAX_SAFE_INTEGER) ||
   (uidA < uidB ? -1 : uidA > uidB ? 1 : 0);
 
-export function toMessageOutput(row: HydratedRow, visible: Visible, publicUrl: string): MessageOutput {
+function toMessageOutput(row: HydratedRow, sight: Sight, publicUrl: string): MessageOutput {
   const [
     message,
     [authorUid, authorTag],
@@ -123,8 +132,8 @@ export function toMessageOutput(row: HydratedRow, visible: Visible, publicUrl: s
     createdMs,
     editedMs,
   ] = message;
-  const replyIds = visibleIds(replies, visible);
-  const stitchChildIds = visibleIds(stitchChildren, visible);
+  const replyIds = visibleIds(replies, sight.listed);
+  const stitchChildIds = visibleIds(stitchChildren, sight.listed);
   // reply_order and default_outgoing name children; a child deleted or invisible drops out.
   const children = new Set([...replyIds, ...stitchChildIds]);
   return {
@@ -135,8 +144,8 @@ export function toMessageOutput(row: HydratedRow, visible: Visible, publicUrl: s
     timestamp: isoOf(createdMs),
     edited_at: editedMs === null ? null : isoOf(editedMs),
     author: { uid: authorUid, user_tag: authorTag },
-    parent_id: parentId !== null && visible(parentId) ? parentId : null,
-    root_id: rootId !== null && visible(rootId) ? rootId : null,
+    parent_id: parentId !== null && sight.lineage(parentId) ? parentId : null,
+    root_id: rootId !== null && sight.lineage(rootId) ? rootId : null,
     recipients: [...recipients]
       .sort(byAddedThenUid)
       .map(([uid, userTag, recipientPublic, addedBy, readMs]) => ({
@@ -160,7 +169,7 @@ export function toMessageOutput(row: HydratedRow, visible: Visible, publicUrl: s
     reply_order: replyOrder === null ? null : replyOrder.filter((child) => children.has(child)),
     default_outgoing: defaultOutgoing !== null && children.has(defaultOutgoing) ? defaultOutgoing : null,
     reply_ids: replyIds,
-    stitch_parent_ids: visibleIds(stitchParents, visible),
+    stitch_parent_ids: visibleIds(stitchParents, sight.listed),
     stitch_child_ids: stitchChildIds,
     channel_ids: [...channelIds].sort(),
     import_info: importInfoJson ? (JSON.parse(importInfoJson) as Record<string, unknown>) : null,
@@ -172,17 +181,25 @@ export function toMessageOutput(row: HydratedRow, visible: Visible, publicUrl: s
   };
 }
 
-/**
- * Every message of a hydrate answer for `requested` ids (the `row` column of hydrate.cypher, or the
- * rows write-post.cypher answers with), keyed by id.
- */
+/** A hydrate answer: hydrate.cypher's record, or write-post.cypher's `written` and `visible_lineage`. */
+export interface HydrateAnswer {
+  rows: HydratedRow[];
+  /** The parents and roots outside the requested ids that the viewer may see. */
+  visibleLineage: string[];
+}
+
+/** Every message of a hydrate answer for `requested` ids, keyed by id. */
 export function messagesOfHydrateAnswer(
-  hydrated: HydratedRow[],
+  answer: HydrateAnswer,
   requested: readonly string[],
   publicUrl: string,
 ): Map<string, MessageOutput> {
-  const returned = new Set(hydrated.map(([[id]]) => id));
+  const returned = new Set(answer.rows.map(([[id]]) => id));
   const asked = new Set(requested);
-  const visible: Visible = (id) => returned.has(id) || !asked.has(id);
-  return new Map(hydrated.map((row) => [row[0][0], toMessageOutput(row, visible, publicUrl)]));
+  const lineage = new Set(answer.visibleLineage);
+  const sight: Sight = {
+    listed: (id) => returned.has(id) || !asked.has(id),
+    lineage: (id) => returned.has(id) || lineage.has(id),
+  };
+  return new Map(answer.rows.map((row) => [row[0][0], toMessageOutput(row, sight, publicUrl)]));
 }

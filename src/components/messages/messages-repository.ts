@@ -27,9 +27,12 @@ export async function hydrateMessages(
   // back empty: only for answers narrowed to fields that do not show them (message-fields.ts).
   const query = options.links === false ? 'messages/hydrate-core' : 'messages/hydrate';
   // Inside a write transaction (to answer with what it just wrote) or on its own.
-  const rows = 'read' in source ? await source.read(query, params) : await source.run(query, params);
+  const [answer] = 'read' in source ? await source.read(query, params) : await source.run(query, params);
   const byId = messagesOfHydrateAnswer(
-    rows.map((r) => r.row as HydratedRow),
+    {
+      rows: (answer?.rows as HydratedRow[] | undefined) ?? [],
+      visibleLineage: (answer?.visible_lineage as string[] | undefined) ?? [],
+    },
     ids,
     publicUrl,
   );
@@ -179,7 +182,14 @@ export async function writePost(
           (channel) => [channel.channel_id, channel.members],
         ),
       ),
-      messages: messagesOfHydrateAnswer((row?.written as HydratedRow[]) ?? [], [...newIds], publicUrl),
+      messages: messagesOfHydrateAnswer(
+        {
+          rows: (row?.written as HydratedRow[] | undefined) ?? [],
+          visibleLineage: (row?.visible_lineage as string[] | undefined) ?? [],
+        },
+        [...newIds],
+        publicUrl,
+      ),
       round: typeof row?.base === 'number' ? roundOf(row) : null,
     };
   } catch (error) {
