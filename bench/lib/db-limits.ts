@@ -8,6 +8,7 @@
 // transaction: writePost (messages, edges and events, and the answer's read, in one statement); then
 // the sequencer's numbering round), so that the event log's statements are the ones the service
 // runs even when they change.
+import neo4j from 'neo4j-driver';
 import { numberPendingEvents } from '../../src/components/event-log/event-log-repository.js';
 import { changeEvents, channelEvents, userEvents } from '../../src/components/event-log/record-events.js';
 import {
@@ -30,13 +31,15 @@ import { allTerms, anyTerms, chunksOf } from '../../src/components/search/lucene
 import { contentSearchIds, similarCandidates } from '../../src/components/search/search-repository.js';
 import { ngramProfile, similarityScore, tokenize } from '../../src/components/search/similarity.js';
 import {
-  conversationIds,
-  historyIds,
-  inboxIds,
-  timelineIds,
+  conversationPage,
+  historyPage,
+  inboxPage,
+  timelinePage,
   unreadCounts,
   threadPageIds,
   walkFrom,
+  walkQuery,
+  type ViewQuery,
 } from '../../src/components/threads/threads-repository.js';
 import { findUsersByUid } from '../../src/components/users/users-repository.js';
 import { readContext } from '../../src/components/context/context-repository.js';
@@ -92,21 +95,26 @@ export class DbLimits {
     };
   }
 
-  /** A paginated view (timeline, inbox, history): session, the view's query, hydrate the page. */
+  /** A paginated view (timeline, inbox, history): session, the view's query and its hydration. */
   view(viewer: Actor, name: 'timeline' | 'inbox' | 'history', limit: number): Operation {
     // Through the service's own repository functions, so the limit runs each query as the service does.
     const window = { skip: 0, limit };
-    const pageOf = {
-      timeline: () => timelineIds(this.db, viewer.uid, null, window),
-      inbox: () => inboxIds(this.db, viewer.uid, { channelId: null, unreadOnly: false }, window),
-      history: () => historyIds(this.db, viewer.uid, null, window),
-    }[name];
+    const page = {
+      timeline: () => timelinePage(viewer.uid, null, window),
+      inbox: () => inboxPage(viewer.uid, { channelId: null, unreadOnly: false }, window),
+      history: () => historyPage(viewer.uid, null, window),
+    }[name]();
     return async () => {
       await this.authenticate(viewer);
-      const ids = await pageOf();
-      await this.hydrate(viewer.uid, ids.slice(0, limit));
+      await this.hydratedPage(page, limit);
       return 1;
     };
+  }
+
+  /** A page query and its hydration in one statement, as the service's viewPage runs them. */
+  private async hydratedPage(page: ViewQuery, limit: number): Promise<void> {
+    const params = { ...page.params, hydrate_limit: neo4j.int(limit) };
+    await this.db.read(`messages/hydrate-page(${page.name})`, params);
   }
 
   /**
@@ -134,11 +142,10 @@ export class DbLimits {
   conversation(viewer: Actor, otherUid: string, limit: number): Operation {
     return async () => {
       await this.authenticate(viewer);
-      const [, ids] = await Promise.all([
+      await Promise.all([
         findUsersByUid(this.db, [otherUid]),
-        conversationIds(this.db, viewer.uid, otherUid, { skip: 0, limit }),
+        this.hydratedPage(conversationPage(viewer.uid, otherUid, { skip: 0, limit }), limit),
       ]);
-      await this.hydrate(viewer.uid, ids.slice(0, limit));
       return 1;
     };
   }
@@ -152,7 +159,10 @@ export class DbLimits {
     };
   }
 
-  /** GET /v1/messages/traverse-from/{id}: session, the walk, hydrate what it reached. */
+  /**
+   * GET /v1/messages/traverse-from/{id}: session, the walk and what it reached hydrated in one
+   * statement; without links, the walk then the lighter hydration.
+   */
   traverse(viewer: Actor, originId: string, up: number, down: number, links = true): Operation {
     // Through the service's own repository function, so the limit runs the query as the service does.
     const options = {
@@ -166,11 +176,16 @@ export class DbLimits {
     };
     return async () => {
       await this.authenticate(viewer);
-      const walked = await walkFrom(this.db, viewer.uid, originId, options);
+      const walk = walkQuery(viewer.uid, originId, options);
+      if (links) {
+        await this.db.read(`messages/hydrate-walk(${walk.name})`, walk.params);
+        return 1;
+      }
+      const walked = await walkFrom(this.db, walk);
       await this.hydrate(
         viewer.uid,
         (walked?.nodes ?? []).map((node) => node.id),
-        links,
+        false,
       );
       return 1;
     };

@@ -100,15 +100,15 @@ CALL () {
     channel_id: channel_id, members: COLLECT { MATCH (c)-[:HAS_MEMBER]->(u:User) RETURN u.uid }
   }) AS channel_members
 }
-// The poster's answer, read from what this statement wrote, as hydrate.cypher reads it ($viewer_uid
-// is the poster, $ids the post's messages): the statement a post used to run after its commit for
-// it cost a fifth of the post's time in Neo4j. The poster wrote every message, so none needs judging;
-// a parent or root outside the post may be one the poster does not see (a reply to a reply it was
-// sent), so those are judged.
+// The poster's answer, read from what this statement wrote, as hydrated-rows.cypher reads it
+// ($viewer_uid is the poster, $ids the post's messages): the statement a post used to run after its
+// commit for it cost a fifth of the post's time in Neo4j. The poster wrote every message, so none
+// needs judging; a parent or root outside the post may be one the poster does not see (a reply to
+// a reply it was sent), so those are judged.
 CALL () {
   OPTIONAL MATCH (:User {uid: $viewer_uid})<-[:HAS_MEMBER]-(channel:Channel)
-  WITH collect(channel.id) AS viewer_channel_ids
-  UNWIND $ids AS id
+  WITH $ids AS hydrated_ids, collect(channel.id) AS viewer_channel_ids
+  UNWIND hydrated_ids AS id
   MATCH (m:Message {id: id})
   MATCH (author:User {uid: m.author_uid})
   {{hydrated_message(m)}}

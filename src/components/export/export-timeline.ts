@@ -7,7 +7,7 @@ import { hydrateMessages } from '../messages/messages-repository.js';
 import type { MessageOutput } from '../messages/messages.schemas.js';
 import { channelFilterOf } from '../threads/view-page.js';
 import { exportCutoff } from './export-cutoff.js';
-import { timelineIds } from '../threads/threads-repository.js';
+import { pageIds, timelinePage } from '../threads/threads-repository.js';
 import {
   EXPORT_MAX_CONTENT_CHARS,
   EXPORT_MAX_MESSAGES,
@@ -29,12 +29,9 @@ export async function exportTimeline(
   const days = query.days ?? null;
   const cutoff = exportCutoff(now, days);
   // The timeline's own query, bounded below by the cutoff; one more than the cap tells truncation.
-  const ids = await timelineIds(
+  const ids = await pageIds(
     ctx.db,
-    caller.uid,
-    channelId,
-    { skip: query.skip, limit: EXPORT_MAX_MESSAGES },
-    cutoff,
+    timelinePage(caller.uid, channelId, { skip: query.skip, limit: EXPORT_MAX_MESSAGES }, cutoff),
   );
   const kept = ids.slice(0, EXPORT_MAX_MESSAGES);
   const messages: MessageOutput[] = [];

@@ -3,8 +3,8 @@ import neo4j from 'neo4j-driver';
 import { roundOf, type EventRows } from '../event-log/event-log-repository.js';
 import type { SequencedRound } from '../event-log/event-log.js';
 import { MAX_NAMED_VIEWERS } from '../../platform/http/view-cache.js';
-import { isEntityNotFound, type Database, type Tx } from '../../platform/neo4j/database.js';
-import { messagesOfHydrateAnswer, type HydratedRow } from './message-output.js';
+import { isEntityNotFound, type Database, type Row, type Tx } from '../../platform/neo4j/database.js';
+import { messagesOfHydrateAnswer, type HydrateAnswer, type HydratedRow } from './message-output.js';
 import { PARTICIPATION_SLACK_MS } from './participation-slack.js';
 import type { MessageOutput } from './messages.schemas.js';
 
@@ -28,15 +28,34 @@ export async function hydrateMessages(
   const query = options.links === false ? 'messages/hydrate-core' : 'messages/hydrate';
   // Inside a write transaction (to answer with what it just wrote) or on its own.
   const [answer] = 'read' in source ? await source.read(query, params) : await source.run(query, params);
-  const byId = messagesOfHydrateAnswer(
-    {
-      rows: (answer?.rows as HydratedRow[] | undefined) ?? [],
-      visibleLineage: (answer?.visible_lineage as string[] | undefined) ?? [],
-    },
-    ids,
-    publicUrl,
-  );
+  const byId = messagesOfHydrateAnswer(hydrateAnswerOf(answer), ids, publicUrl);
   return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** The hydration in a record of hydrate.cypher, hydrate-core.cypher or a hydrateWith template. */
+function hydrateAnswerOf(record: Row | undefined): HydrateAnswer {
+  return {
+    rows: (record?.rows as HydratedRow[] | undefined) ?? [],
+    visibleLineage: (record?.visible_lineage as string[] | undefined) ?? [],
+  };
+}
+
+/**
+ * A view's query and the messages it found, hydrated in the same statement (a round trip less):
+ * `template` is cypher/messages/hydrate-page.cypher for a page query, hydrate-walk.cypher for a
+ * walk; the viewer is the view query's $viewer_uid. The view's record, and its hydrated messages by
+ * id; null when the view answered no record (a walk from an origin the viewer may not see).
+ */
+export async function hydrateWith(
+  db: Database,
+  template: 'messages/hydrate-page' | 'messages/hydrate-walk',
+  view: { name: string; params: Record<string, unknown> },
+  publicUrl: string,
+): Promise<{ record: Row; messages: Map<string, MessageOutput> } | null> {
+  const [record] = await db.read(`${template}(${view.name})`, view.params);
+  if (!record) return null;
+  const requested = record.hydrated_ids as string[];
+  return { record, messages: messagesOfHydrateAnswer(hydrateAnswerOf(record), requested, publicUrl) };
 }
 
 export interface ParentRef {
@@ -183,10 +202,7 @@ export async function writePost(
         ),
       ),
       messages: messagesOfHydrateAnswer(
-        {
-          rows: (row?.written as HydratedRow[] | undefined) ?? [],
-          visibleLineage: (row?.visible_lineage as string[] | undefined) ?? [],
-        },
+        hydrateAnswerOf({ rows: row?.written, visible_lineage: row?.visible_lineage }),
         [...newIds],
         publicUrl,
       ),

@@ -5,9 +5,9 @@ import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
 import type { PaginatedMessages } from '../messages/messages.schemas.js';
 import { assertUserExists } from '../users/read-users.js';
-import { conversationIds } from './threads-repository.js';
+import { conversationPage } from './threads-repository.js';
 import type { ConversationQuery } from './threads.schemas.js';
-import { messagePage } from './view-page.js';
+import { viewPage } from './view-page.js';
 
 export async function listConversation(
   ctx: AppContext,
@@ -17,9 +17,9 @@ export async function listConversation(
 ): Promise<PaginatedMessages> {
   assertScope(caller, 'messages.read');
   // Both at once: for an unknown uid the page is merely empty, and the check's 404 wins.
-  const [, ids] = await Promise.all([
+  const [, page] = await Promise.all([
     assertUserExists(ctx, otherUid),
-    conversationIds(ctx.db, caller.uid, otherUid, query),
+    viewPage(ctx, { uid: caller.uid }, conversationPage(caller.uid, otherUid, query), query),
   ]);
-  return messagePage(ctx, { uid: caller.uid }, ids, query);
+  return page;
 }

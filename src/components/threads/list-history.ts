@@ -3,9 +3,9 @@ import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
 import type { PaginatedMessages } from '../messages/messages.schemas.js';
-import { historyIds } from './threads-repository.js';
+import { historyPage } from './threads-repository.js';
 import type { HistoryQuery } from './threads.schemas.js';
-import { channelFilterOf, messagePage } from './view-page.js';
+import { channelFilterOf, viewPage } from './view-page.js';
 
 export async function listHistory(
   ctx: AppContext,
@@ -14,6 +14,5 @@ export async function listHistory(
 ): Promise<PaginatedMessages> {
   assertScope(caller, 'messages.read');
   const channelId = await channelFilterOf(ctx, caller, query.channel_id);
-  const ids = await historyIds(ctx.db, caller.uid, channelId, query);
-  return messagePage(ctx, { uid: caller.uid }, ids, query);
+  return viewPage(ctx, { uid: caller.uid }, historyPage(caller.uid, channelId, query), query);
 }

@@ -4,9 +4,9 @@ import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
 import type { PaginatedMessages } from '../messages/messages.schemas.js';
-import { inboxIds } from './threads-repository.js';
+import { inboxPage } from './threads-repository.js';
 import type { InboxQuery } from './threads.schemas.js';
-import { channelFilterOf, messagePage } from './view-page.js';
+import { channelFilterOf, viewPage } from './view-page.js';
 
 export async function listInbox(
   ctx: AppContext,
@@ -15,6 +15,6 @@ export async function listInbox(
 ): Promise<PaginatedMessages> {
   assertScope(caller, 'messages.read');
   const channelId = await channelFilterOf(ctx, caller, query.channel_id);
-  const ids = await inboxIds(ctx.db, caller.uid, { channelId, unreadOnly: query.unread_only }, query);
-  return messagePage(ctx, { uid: caller.uid }, ids, query);
+  const page = inboxPage(caller.uid, { channelId, unreadOnly: query.unread_only }, query);
+  return viewPage(ctx, { uid: caller.uid }, page, query);
 }

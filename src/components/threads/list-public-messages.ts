@@ -7,9 +7,9 @@ import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
 import type { PaginatedMessages } from '../messages/messages.schemas.js';
-import { publicIds } from './threads-repository.js';
+import { publicPage } from './threads-repository.js';
 import type { PublicQuery } from './threads.schemas.js';
-import { messagePage } from './view-page.js';
+import { viewPage } from './view-page.js';
 
 export async function listPublicMessages(
   ctx: AppContext,
@@ -18,6 +18,5 @@ export async function listPublicMessages(
 ): Promise<PaginatedMessages> {
   if (caller) assertScope(caller, 'messages.read');
   const viewer = { uid: caller?.uid ?? null };
-  const ids = await publicIds(ctx.db, viewer.uid, query);
-  return messagePage(ctx, viewer, ids, query);
+  return viewPage(ctx, viewer, publicPage(viewer.uid, query), query);
 }

@@ -3,9 +3,9 @@ import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
 import type { PaginatedMessages } from '../messages/messages.schemas.js';
-import { timelineIds } from './threads-repository.js';
+import { timelinePage } from './threads-repository.js';
 import type { TimelineQuery } from './threads.schemas.js';
-import { channelFilterOf, messagePage } from './view-page.js';
+import { channelFilterOf, viewPage } from './view-page.js';
 
 export async function listTimeline(
   ctx: AppContext,
@@ -14,6 +14,5 @@ export async function listTimeline(
 ): Promise<PaginatedMessages> {
   assertScope(caller, 'messages.read');
   const channelId = await channelFilterOf(ctx, caller, query.channel_id);
-  const ids = await timelineIds(ctx.db, caller.uid, channelId, query);
-  return messagePage(ctx, { uid: caller.uid }, ids, query);
+  return viewPage(ctx, { uid: caller.uid }, timelinePage(caller.uid, channelId, query), query);
 }

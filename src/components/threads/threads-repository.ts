@@ -1,8 +1,9 @@
 // The only code that runs the read views' Cypher (cypher/threads/). Views answer one page of
 // message ids (one more than asked, so the caller can tell has_more); turning ids into
-// MessageOutputs is hydrateMessages' job.
+// MessageOutputs is hydrateMessages' job, or, in the same statement, hydrateWith's (a page query
+// is given as a ViewQuery for that).
 import neo4j from 'neo4j-driver';
-import type { Database } from '../../platform/neo4j/database.js';
+import type { Database, Row } from '../../platform/neo4j/database.js';
 import { PARTICIPATION_SLACK_MS } from '../messages/participation-slack.js';
 
 export interface PageWindow {
@@ -20,53 +21,53 @@ export function windowParams(window: PageWindow) {
   };
 }
 
-async function pageIds(db: Database, name: string, params: Record<string, unknown>): Promise<string[]> {
-  const rows = await db.read(name, params);
+/** A view's query of cypher/threads/ and its parameters (a page query answers `id` rows). */
+export interface ViewQuery {
+  name: string;
+  params: Record<string, unknown>;
+}
+
+/** The page's ids, in the view's order. */
+export async function pageIds(db: Database, query: ViewQuery): Promise<string[]> {
+  const rows = await db.read(query.name, query.params);
   return rows.map((row) => row.id as string);
 }
 
 const EPOCH = '1970-01-01T00:00:00.000Z';
 
-/** Timeline ids, newest first; `since` keeps only messages created at or after it (the export). */
-export function timelineIds(
-  db: Database,
+/** The timeline, newest first; `since` keeps only messages created at or after it (the export). */
+export function timelinePage(
   viewerUid: string,
   channelId: string | null,
   window: PageWindow,
   since: Date | null = null,
-): Promise<string[]> {
+): ViewQuery {
   const params = { viewer_uid: viewerUid, since: since?.toISOString() ?? EPOCH, ...windowParams(window) };
   return channelId === null
-    ? pageIds(db, 'threads/timeline', params)
-    : pageIds(db, 'threads/timeline-in-channel', { ...params, channel_id: channelId });
+    ? { name: 'threads/timeline', params }
+    : { name: 'threads/timeline-in-channel', params: { ...params, channel_id: channelId } };
 }
 
-export function inboxIds(
-  db: Database,
+export function inboxPage(
   viewerUid: string,
   filter: { channelId: string | null; unreadOnly: boolean },
   window: PageWindow,
-): Promise<string[]> {
+): ViewQuery {
   const params = { viewer_uid: viewerUid, unread_only: filter.unreadOnly, ...windowParams(window) };
   return filter.channelId === null
-    ? pageIds(db, 'threads/inbox', params)
-    : pageIds(db, 'threads/inbox-in-channel', { ...params, channel_id: filter.channelId });
+    ? { name: 'threads/inbox', params }
+    : { name: 'threads/inbox-in-channel', params: { ...params, channel_id: filter.channelId } };
 }
 
-export function historyIds(
-  db: Database,
-  viewerUid: string,
-  channelId: string | null,
-  window: PageWindow,
-): Promise<string[]> {
+export function historyPage(viewerUid: string, channelId: string | null, window: PageWindow): ViewQuery {
   const params = { viewer_uid: viewerUid, ...windowParams(window) };
   return channelId === null
-    ? pageIds(db, 'threads/history', { ...params, slack_ms: neo4j.int(PARTICIPATION_SLACK_MS) })
-    : pageIds(db, 'threads/history-in-channel', { ...params, channel_id: channelId });
+    ? { name: 'threads/history', params: { ...params, slack_ms: neo4j.int(PARTICIPATION_SLACK_MS) } }
+    : { name: 'threads/history-in-channel', params: { ...params, channel_id: channelId } };
 }
 
-export function publicIds(db: Database, viewerUid: string | null, window: PageWindow): Promise<string[]> {
-  return pageIds(db, 'threads/public', { viewer_uid: viewerUid, ...windowParams(window) });
+export function publicPage(viewerUid: string | null, window: PageWindow): ViewQuery {
+  return { name: 'threads/public', params: { viewer_uid: viewerUid, ...windowParams(window) } };
 }
 
 /**
@@ -95,18 +96,16 @@ export async function threadPageIds(
 export const CONVERSATION_EXPAND_MAX = 1000;
 
 /** The messages between the viewer and `otherUid` (either one the author, the other a recipient), newest first. */
-export function conversationIds(
-  db: Database,
-  viewerUid: string,
-  otherUid: string,
-  window: PageWindow,
-): Promise<string[]> {
-  return pageIds(db, 'threads/conversation', {
-    viewer_uid: viewerUid,
-    other_uid: otherUid,
-    expand_max: neo4j.int(CONVERSATION_EXPAND_MAX),
-    ...windowParams(window),
-  });
+export function conversationPage(viewerUid: string, otherUid: string, window: PageWindow): ViewQuery {
+  return {
+    name: 'threads/conversation',
+    params: {
+      viewer_uid: viewerUid,
+      other_uid: otherUid,
+      expand_max: neo4j.int(CONVERSATION_EXPAND_MAX),
+      ...windowParams(window),
+    },
+  };
 }
 
 export interface ThreadIds {
@@ -151,31 +150,38 @@ export interface Walked {
   truncated: boolean;
 }
 
-/** The walk from a visible origin, or null when the viewer may not see it (or it does not exist). */
-export async function walkFrom(
-  db: Database,
-  viewerUid: string,
-  originId: string,
-  options: TraversalOptions,
-): Promise<Walked | null> {
-  const [row] = await db.read('threads/traverse', {
-    viewer_uid: viewerUid,
-    origin_id: originId,
-    up_depth: neo4j.int(options.upDepth),
-    down_depth: neo4j.int(options.downDepth),
-    edge: options.edge === 'reply' ? 'REPLY' : 'STITCH',
-    get_children: options.getChildren,
-    default_path_only: options.defaultPathOnly,
-    max_nodes: neo4j.int(options.maxNodes),
-    max_chars: neo4j.int(options.maxChars),
-  });
-  if (!row) return null;
+/** The walk from an origin (cypher/threads/traverse.cypher): no row when the viewer may not see it. */
+export function walkQuery(viewerUid: string, originId: string, options: TraversalOptions): ViewQuery {
+  return {
+    name: 'threads/traverse',
+    params: {
+      viewer_uid: viewerUid,
+      origin_id: originId,
+      up_depth: neo4j.int(options.upDepth),
+      down_depth: neo4j.int(options.downDepth),
+      edge: options.edge === 'reply' ? 'REPLY' : 'STITCH',
+      get_children: options.getChildren,
+      default_path_only: options.defaultPathOnly,
+      max_nodes: neo4j.int(options.maxNodes),
+      max_chars: neo4j.int(options.maxChars),
+    },
+  };
+}
+
+/** The walk a row of walkQuery answered. */
+export function walkedOf(row: Row): Walked {
   // Positions, not maps: cheaper to decode (cypher/fragments/hydrated-message.cypher says why).
   return {
     nodes: (row.nodes as [string, number][]).map(([id, depth]) => ({ id, depth })),
     edges: (row.edges as [string, string][]).map(([from, to]) => ({ from, to })),
     truncated: row.truncated as boolean,
   };
+}
+
+/** The walk of a walkQuery, or null when the viewer may not see its origin (or it does not exist). */
+export async function walkFrom(db: Database, walk: ViewQuery): Promise<Walked | null> {
+  const [row] = await db.read(walk.name, walk.params);
+  return row ? walkedOf(row) : null;
 }
 
 export interface UnreadThread {

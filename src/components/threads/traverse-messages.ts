@@ -1,7 +1,8 @@
 // GET /v1/messages/traverse-from/{message_id}: the origin with its ancestors and descendants along
 // reply edges or stitches, within the asked depths, never passing through a message the caller may
 // not see. With default_path_only both walks take default edges only, incoming ones upward
-// (docs/decisions/027-incoming-default-edges.md). One query walks, one hydrates. The answer is
+// (docs/decisions/027-incoming-default-edges.md). One statement walks and hydrates (two when the
+// fields asked for need no links: the walk, then the lighter hydration). The answer is
 // bounded in messages and in content characters (get_children extras included), with `truncated`
 // telling when something was cut.
 import type { Caller } from '../../platform/auth/caller.js';
@@ -9,8 +10,9 @@ import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
 import { messageNotFound } from '../../platform/errors.js';
 import { needsLinks, selectFields } from '../messages/message-fields.js';
-import { hydrateMessages } from '../messages/messages-repository.js';
-import { walkFrom } from './threads-repository.js';
+import { hydrateMessages, hydrateWith } from '../messages/messages-repository.js';
+import type { MessageOutput } from '../messages/messages.schemas.js';
+import { walkedOf, walkFrom, walkQuery, type ViewQuery, type Walked } from './threads-repository.js';
 import {
   MAX_TRAVERSAL_CONTENT_CHARS,
   MAX_TRAVERSAL_NODES,
@@ -28,7 +30,7 @@ export async function traverseMessages(
 ): Promise<TraversalResponse> {
   assertScope(caller, 'messages.read');
   const edge: TraversalEdge['type'] = query.edge_type === 'replies' ? 'reply' : 'link';
-  const walked = await walkFrom(ctx.db, caller.uid, originId, {
+  const walk = walkQuery(caller.uid, originId, {
     upDepth: query.up_depth,
     downDepth: query.down_depth,
     edge,
@@ -37,21 +39,17 @@ export async function traverseMessages(
     maxNodes: MAX_TRAVERSAL_NODES,
     maxChars: MAX_TRAVERSAL_CONTENT_CHARS,
   });
-  if (!walked) throw messageNotFound();
-
-  const depthOf = new Map(walked.nodes.map((node) => [node.id, node.depth]));
   // With fields=, each message keeps the asked keys and its depth; replies only when asked for.
   const fields = query.fields ? new Set([...query.fields, 'depth']) : null;
   const withReplies = query.get_replies && (fields === null || fields.has('replies'));
-  const hydrated = await hydrateMessages(
-    ctx.db,
-    { uid: caller.uid },
-    walked.nodes.map((node) => node.id),
-    ctx.config.publicUrl,
-    { links: withReplies || needsLinks(fields) },
-  );
-  // The origin can vanish between the two reads; answer as if it never existed.
+  const { walked, hydrated } =
+    withReplies || needsLinks(fields)
+      ? await walkHydrated(ctx, walk)
+      : await walkThenHydrateCore(ctx, caller, walk);
+  // The origin can vanish between the walk and the hydration; answer as if it never existed.
   if (!hydrated.some((message) => message.id === originId)) throw messageNotFound();
+
+  const depthOf = new Map(walked.nodes.map((node) => [node.id, node.depth]));
 
   const messages: TraversedMessage[] = hydrated
     .map((message) => ({
@@ -74,4 +72,29 @@ export async function traverseMessages(
     edges,
     truncated: walked.truncated,
   };
+}
+
+interface WalkAnswer {
+  walked: Walked;
+  /** The reached messages the walker may see, in the walk's order. */
+  hydrated: MessageOutput[];
+}
+
+/** The walk and its messages in one statement (cypher/messages/hydrate-walk.cypher). */
+async function walkHydrated(ctx: AppContext, walk: ViewQuery): Promise<WalkAnswer> {
+  const answer = await hydrateWith(ctx.db, 'messages/hydrate-walk', walk, ctx.config.publicUrl);
+  if (!answer) throw messageNotFound();
+  const walked = walkedOf(answer.record);
+  return { walked, hydrated: walked.nodes.flatMap((node) => answer.messages.get(node.id) ?? []) };
+}
+
+/** The walk, then its messages without links (hydrate-core.cypher), for fields that show none. */
+async function walkThenHydrateCore(ctx: AppContext, caller: Caller, walk: ViewQuery): Promise<WalkAnswer> {
+  const walked = await walkFrom(ctx.db, walk);
+  if (!walked) throw messageNotFound();
+  const ids = walked.nodes.map((node) => node.id);
+  const hydrated = await hydrateMessages(ctx.db, { uid: caller.uid }, ids, ctx.config.publicUrl, {
+    links: false,
+  });
+  return { walked, hydrated };
 }

@@ -4,6 +4,9 @@
 // also replaces the fragment's $viewer_uid parameter with the variable `who`, for queries that
 // judge visibility for many users at once (the notification outbox). A fragment may use another
 // (reaction-shown judges the reactor with can-see): expansion repeats until none is left.
+// A name of the form `outer(inner)` composes two queries into one statement: the text of `outer`
+// with its `{{query}}` standing for the text of `inner` (messages/hydrate-page.cypher around a
+// view's page query: the page and its messages in one round trip).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../paths.js';
@@ -37,11 +40,20 @@ function expandFragments(text: string): string {
   }
 }
 
-/** The text of cypher/<name>.cypher with fragments expanded, e.g. cypher('identity/find-sessions'). */
+const COMPOSED = /^([\w-]+\/[\w-]+)\(([\w-]+\/[\w-]+)\)$/;
+
+/**
+ * The text of cypher/<name>.cypher with fragments expanded, e.g. cypher('identity/find-sessions'),
+ * or of a composed name, e.g. cypher('messages/hydrate-page(threads/timeline)') (see the header).
+ */
 export function cypher(name: string): string {
   let text = cache.get(name);
   if (text === undefined) {
-    text = expandFragments(readCypherFile(name));
+    const composed = COMPOSED.exec(name);
+    text = composed
+      ? // A function, so that `$` in the inner text is not read as a replacement pattern.
+        cypher(composed[1]!).replace('{{query}}', () => cypher(composed[2]!))
+      : expandFragments(readCypherFile(name));
     cache.set(name, text);
   }
   return text;
