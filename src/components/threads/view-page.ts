@@ -1,9 +1,9 @@
 // What the paginated views share: the channel filter's membership check, and turning a page of ids
 // (one more than the limit), or a view's page query, into a PaginatedMessagesResponse.
+import neo4j from 'neo4j-driver';
 import type { Caller } from '../../platform/auth/caller.js';
 import type { AppContext } from '../../platform/context.js';
 import { assertChannelMember } from '../channels/channel-policy.js';
-import neo4j from 'neo4j-driver';
 import { hydrateMessages, hydrateWith, type Viewer } from '../messages/messages-repository.js';
 import { needsLinks, selectFields, type FieldSelection } from '../messages/message-fields.js';
 import type { MessageOutput, PaginatedMessages } from '../messages/messages.schemas.js';
