@@ -1,8 +1,8 @@
 // The one conversion of hydrated message rows (cypher/fragments/hydrated-message.cypher) into the API's
 // MessageOutput: neighbour ids keep only those the viewer may see, ordered as the API promises.
 // The query judged every listed neighbour outside the hydrated ids, and named the parents and roots
-// outside them that the viewer may see (visible_lineage); one inside them is visible exactly when it
-// came back as a row of its own.
+// that are not rows themselves and that the viewer may see (visible_lineage); a neighbour among the
+// hydrated ids is visible exactly when it came back as a row of its own.
 import type { MessageOutput, ReactionCount } from './messages.schemas.js';
 
 /**
@@ -184,7 +184,7 @@ function toMessageOutput(row: HydratedRow, sight: Sight, publicUrl: string): Mes
 /** A hydrate answer: hydrate.cypher's record, or write-post.cypher's `written` and `visible_lineage`. */
 export interface HydrateAnswer {
   rows: HydratedRow[];
-  /** The parents and roots outside the requested ids that the viewer may see. */
+  /** The parents and roots that are not rows themselves and that the viewer may see. */
   visibleLineage: string[];
 }
 
