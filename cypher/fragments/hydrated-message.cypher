@@ -4,8 +4,8 @@
 // variable in scope. Needs in scope: `author`, the message's author node; `viewer_channel_ids`,
 // the ids of the viewer's channels, read once from the viewer (asked per channel, "is the viewer a
 // member?", the planner walked every member of the message's channels: 1,000 rows for a post into
-// a 1,000-member channel); and `hydrated_ids`, the ids of the messages hydrated together (a variable, not a
-// parameter, so that a view can hydrate the page it found in the same statement).
+// a 1,000-member channel); and `hydrated_ids`, the ids of the messages hydrated together (a
+// variable, not a parameter, so that a view can hydrate the page it found in the same statement).
 // The message's edges of the listed types are read in one expand, and every list is cut from that
 // one list with expressions: each list as a pattern of its own was one more Apply per message,
 // and in Community's slotted runtime a plan's cost per row is mostly its number of operators (eight
