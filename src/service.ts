@@ -54,6 +54,7 @@ export async function runService(
       port: config.neo4j.embeddedPort,
       heap: config.neo4j.embeddedHeap,
       pageCache: config.neo4j.embeddedPageCache,
+      nice: config.neo4j.embeddedNice,
       log,
       onUnexpectedExit: (code, signal) =>
         options.onFatal?.(`embedded Neo4j exited unexpectedly (code ${code}, signal ${signal})`),

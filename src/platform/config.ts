@@ -53,9 +53,11 @@ const EnvSchema = z.object({
     .string()
     .regex(/^\d+[mMgG]$/, 'must look like 256m or 1g')
     .default('256m'),
+  SKEIN_NEO4J_NICE: z.coerce.number().int().min(0).max(19).default(10),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   SKEIN_SESSION_TTL_SECONDS: positiveInt.default(30 * 24 * 3600),
   SKEIN_VIEW_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(32),
+  SKEIN_POST_WRITERS: z.coerce.number().int().min(1).max(256).default(4),
   SKEIN_RATE_LIMIT_AUTH_PER_MIN: positiveInt.default(60),
   SKEIN_LOGIN_FAILURES_PER_15_MIN: positiveInt.default(10),
   SKEIN_RATE_LIMIT_POSTS_PER_MIN: positiveInt.default(300),
@@ -128,11 +130,15 @@ export interface Config {
     embeddedPort: number;
     embeddedHeap: string;
     embeddedPageCache: string;
+    /** The embedded JVM's niceness (embedded-neo4j.ts): 0 runs it at the service's own priority. */
+    embeddedNice: number;
   };
   redisUrl: string | undefined;
   sessionTtlSeconds: number;
   /** Budget of the cache of read answers (http/view-cache.ts), in MiB; 0 switches it off. */
   viewCacheMb: number;
+  /** Post transactions this instance runs at once in each lane (components/messages/post-lanes.ts). */
+  postWriters: number;
   rateLimits: {
     authPerMinute: number;
     loginFailuresPer15Min: number;
@@ -267,10 +273,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       embeddedPort: e.SKEIN_NEO4J_PORT,
       embeddedHeap: e.SKEIN_NEO4J_HEAP,
       embeddedPageCache: e.SKEIN_NEO4J_PAGECACHE,
+      embeddedNice: e.SKEIN_NEO4J_NICE,
     },
     redisUrl: e.REDIS_URL,
     sessionTtlSeconds: e.SKEIN_SESSION_TTL_SECONDS,
     viewCacheMb: e.SKEIN_VIEW_CACHE_MB,
+    postWriters: e.SKEIN_POST_WRITERS,
     rateLimits: {
       authPerMinute: e.SKEIN_RATE_LIMIT_AUTH_PER_MIN,
       loginFailuresPer15Min: e.SKEIN_LOGIN_FAILURES_PER_15_MIN,

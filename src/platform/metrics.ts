@@ -16,6 +16,8 @@ export interface Metrics {
   neo4jRetries: Counter<'mode'>;
   neo4jSessionsInUse: Gauge<'mode'>;
   openFeeds: Gauge;
+  /** Posts waiting for their lane to let them write (components/messages/post-lanes.ts). */
+  postsWaiting: Gauge<'lane'>;
   eventsNumbered: Counter;
   eventsDelivered: Counter<'transport'>;
   deliveryLag: Histogram<'transport'>;
@@ -74,6 +76,12 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
       name: 'skein_neo4j_sessions_in_use',
       help: 'Neo4j sessions open now (each holds a pooled connection while it runs).',
       labelNames: ['mode'],
+      registers,
+    }),
+    postsWaiting: new Gauge({
+      name: 'skein_posts_waiting',
+      help: 'Posts waiting on this instance for their lane (channel posts, direct posts) to let them write; at most SKEIN_POST_WRITERS of each write at once.',
+      labelNames: ['lane'],
       registers,
     }),
     openFeeds: new Gauge({

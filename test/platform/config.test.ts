@@ -29,6 +29,8 @@ describe('loadConfig defaults', () => {
     expect(config.publicUrl).toBe('http://localhost:8080');
     expect(config.secureCookies).toBe(false);
     expect(config.webhookAllowPrivate).toBe(false);
+    expect(config.postWriters).toBe(4);
+    expect(config.neo4j.embeddedNice).toBe(10);
   });
 
   it('when values are given, then they are used', () => {
@@ -44,6 +46,8 @@ describe('loadConfig defaults', () => {
       SKEIN_ADMIN_TAG: 'root',
       SKEIN_ADMIN_PASSWORD: 'an-admin-passphrase',
       SKEIN_WEBHOOK_ALLOW_PRIVATE: 'true',
+      SKEIN_POST_WRITERS: '16',
+      SKEIN_NEO4J_NICE: '0',
     });
     expect(config.port).toBe(9001);
     expect(config.neo4j.embeddedPort).toBe(7999);
@@ -56,6 +60,8 @@ describe('loadConfig defaults', () => {
     expect(config.admin).toEqual({ tag: 'root', password: 'an-admin-passphrase' });
     expect(config.publicUrl).toBe('http://localhost:9001');
     expect(config.webhookAllowPrivate).toBe(true);
+    expect(config.postWriters).toBe(16);
+    expect(config.neo4j.embeddedNice).toBe(0);
   });
 
   it('when NEO4J_URI uses bolt, bolt+s or neo4j+s, then it is accepted', () => {
@@ -82,6 +88,9 @@ describe('loadConfig bad values', () => {
     ['SKEIN_SESSION_TTL_SECONDS', { SKEIN_SESSION_TTL_SECONDS: '0' }],
     ['SKEIN_RATE_LIMIT_AUTH_PER_MIN', { SKEIN_RATE_LIMIT_AUTH_PER_MIN: '-1' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['SKEIN_POST_WRITERS', { SKEIN_POST_WRITERS: '0' }],
+    ['SKEIN_NEO4J_NICE', { SKEIN_NEO4J_NICE: '20' }],
+    ['SKEIN_NEO4J_NICE', { SKEIN_NEO4J_NICE: '-5' }],
   ])('when %s is bad (%j), then a ConfigError names it', (variable, env) => {
     expect(configErrorOf(env).message).toContain(variable);
   });

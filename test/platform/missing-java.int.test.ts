@@ -1,7 +1,7 @@
 // `npm start` on a machine without Java or Maven (issue 39, item 5): the service stops at once and
 // names the one command that installs both, or the way around them (NEO4J_URI), instead of a stack
 // trace about a process that could not be spawned.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,6 +19,11 @@ function startWithoutJava(): Promise<{ code: number | null; output: string }> {
   const bin = path.join(scratch, 'bin');
   mkdirSync(bin);
   symlinkSync(process.execPath, path.join(bin, 'node'));
+  // nice(1), which starts the JVM, is part of every system the service runs on, Java or not.
+  symlinkSync(
+    execFileSync('sh', ['-c', 'command -v nice'], { encoding: 'utf8' }).trim(),
+    path.join(bin, 'nice'),
+  );
   const dataDir = path.join(scratch, 'data');
   const env: NodeJS.ProcessEnv = { ...process.env, PATH: bin };
   for (const name of ['NODE_OPTIONS', 'NEO4J_URI', 'NEO4J_USER', 'NEO4J_PASSWORD', 'REDIS_URL'])

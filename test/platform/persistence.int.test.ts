@@ -1,6 +1,6 @@
 // The whole service with its own embedded Neo4j: data written before a stop is there after a
 // start on the same data directory, and schema set-up is idempotent.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -55,6 +55,30 @@ async function getJson<T>(url: string, token: string): Promise<{ status: number;
   return { status: res.status, body: (await res.json()) as T };
 }
 
+/** The fields of a /proc stat line after the command name (which may hold spaces): [state, ppid, …]. */
+function statFields(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return text.slice(text.lastIndexOf(')') + 2).split(' ');
+}
+
+/** Niceness is stat's 19th field, the 17th after the command name. */
+const niceOf = (file: string) => Number(statFields(file)[16]);
+
+/** The pids of this process's children whose command is `name`. */
+function childrenNamed(name: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return stat.includes(`(${name})`) && Number(statFields(`/proc/${pid}/stat`)[1]) === process.pid;
+      } catch {
+        return false; // ended while the list was read
+      }
+    })
+    .map(Number);
+}
+
 async function schemaVersion(db: Database): Promise<unknown> {
   const rows = await db.runText('MATCH (s:SkeinSchema {id: "schema"}) RETURN s.version AS version');
   expect(rows).toHaveLength(1);
@@ -74,13 +98,19 @@ function listening(port: number): Promise<boolean> {
 }
 
 describe('restart of the service with its embedded Neo4j', () => {
-  it('when a user registers and the service restarts on the same data dir, then the user signs in with the same uid', async () => {
+  it('when a user registers and the service restarts on the same data dir, then the user signs in with the same uid (and the embedded JVM ran at niceness 10 on every thread)', async () => {
     const boltPort = await freePort();
     const tag = uniqueTag('persist');
 
     running = await start(boltPort);
     const first = running;
     expect((await fetch(`${first.url}/readyz`)).status).toBe(200);
+    // Below the service's CPU priority (embedded-neo4j.ts, EMBEDDED_NICE), the threads it started too.
+    const [jvm] = childrenNamed('java');
+    expect(jvm).toBeDefined();
+    const niceness = readdirSync(`/proc/${jvm}/task`).map((tid) => niceOf(`/proc/${jvm}/task/${tid}/stat`));
+    expect(niceness.length).toBeGreaterThan(10);
+    expect(new Set(niceness)).toEqual(new Set([10]));
     const registered = await post<{ access_token: string }>(`${first.url}/v1/auth/register`, {
       user_tag: tag,
       password: STRONG_PASSWORD,

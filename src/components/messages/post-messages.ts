@@ -36,6 +36,7 @@ import {
   type PostRefs,
   writePost,
 } from './messages-repository.js';
+import { inPostLane } from './post-lanes.js';
 import {
   ImportedMessageInput,
   MessageInput,
@@ -76,8 +77,11 @@ export async function postMessages(
   for (let attempt = 0; ; attempt++) {
     let committed: Committed;
     try {
-      // Counted as writing, so that a post alone here numbers its own events (event-sequencer.ts).
-      committed = await ctx.events.sequencer.writing(() => attemptPost(ctx, caller, rawItems, key, kind));
+      // Written in its lane (post-lanes.ts), and counted as writing once it leaves the lane's queue,
+      // so that a post alone in Neo4j here numbers its own events (event-sequencer.ts).
+      committed = await inPostLane(ctx, rawItems, () =>
+        ctx.events.sequencer.writing(() => attemptPost(ctx, caller, rawItems, key, kind)),
+      );
     } catch (error) {
       if (key && constraintClash(error) === 'key') {
         // The same key raced in from another request, which won: answer what it answered.
