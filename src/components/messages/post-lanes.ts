@@ -4,8 +4,9 @@
 // every listening member waits for, never waits behind a queue of direct posts. Measured with
 // `npm run bench -- --only post,fanout` (2026-11-29, 2 cores, 16 clients posting direct messages
 // while a channel post reaches 1,000 sockets): the channel post's last frame went from p50 168 /
-// p99 313 ms to 73 / 114 ms; one lane for both was worse at p99 (1,349 ms: the channel post
-// queued behind direct posts stalled at the JVM's first compilation of their path).
+// p99 313 ms to 80 / 108 ms (48 / 56 with the embedded JVM at nice 10, embedded-neo4j.ts); one
+// lane for both was worse at p99 (1,349 ms: the channel post queued behind direct posts stalled at
+// the JVM's first compilation of their path). docs/decisions/029-post-lanes-and-cpu-priority.md.
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { AppContext } from '../../platform/context.js';
 

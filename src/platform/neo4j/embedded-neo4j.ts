@@ -56,8 +56,8 @@ const JVM_MEMORY_FLAGS = [
  * service goes first, and Neo4j still has every cycle the service leaves. On 2 cores, with 16
  * clients posting while a channel post went to 1,000 sockets (`npm run bench -- --only post,fanout`,
  * 2026-11-29, with the post lanes of post-lanes.ts), the post's last frame took p50 48 / p99 56 ms
- * at nice 10, 60 / 88 at nice 5 and 80 / 108 at the same priority, the posting clients' rate was
- * unchanged (212-215 a second against 177); nice 10 without the lanes: 178 / 264 ms.
+ * at nice 10, 60 / 88 at nice 5 and 80 / 108 at the same priority, and the posting clients' rate did
+ * not fall (212-215 a second against 177); nice 10 without the lanes: 178 / 264 ms (decision 029).
  */
 export const EMBEDDED_NICE = 10;
 
