@@ -1505,6 +1505,8 @@ async function main(): Promise<void> {
           port: await freePort(),
           heap: profile.neo4jHeap,
           pageCache: profile.neo4jPageCache,
+          // As the service's would (SKEIN_NEO4J_NICE, decision 029), so variants can be measured.
+          ...(process.env.SKEIN_NEO4J_NICE ? { nice: Number(process.env.SKEIN_NEO4J_NICE) } : {}),
           log: quiet,
         }),
       );

@@ -78,8 +78,11 @@ describe('post lanes', () => {
       });
       held = post(author, { content: 'held reply', parent_id: parent.id });
       await eventually('the reply waiting for the lock inside Neo4j', async () => {
+        // Only this test's reply: other test files share the database and may block their own.
         const { records } = await api.ctx.db.driver.executeQuery(
-          "SHOW TRANSACTIONS YIELD status WHERE status STARTS WITH 'Blocked' RETURN count(*) AS n",
+          "SHOW TRANSACTIONS YIELD status, parameters WHERE status STARTS WITH 'Blocked' " +
+            'AND parameters.actor_uid = $uid RETURN count(*) AS n',
+          { uid: author.uid },
         );
         return (records[0]!.get('n') as number) > 0;
       });

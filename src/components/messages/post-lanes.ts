@@ -18,8 +18,10 @@ interface Lanes {
 const lanesOf = new WeakMap<AppContext, Lanes>();
 
 /**
- * Runs a post's write (its transaction and retries) in its lane: the channel lane when any item
- * names a channel. At most SKEIN_POST_WRITERS run at once in each lane; the others wait their turn.
+ * Runs a post's write transaction (with its retries after transient errors) in its lane: the
+ * channel lane when any item names a channel in channel_ids. At most SKEIN_POST_WRITERS run at once
+ * in each lane; the others wait their turn. (A post that postMessages tries again, its parent gone
+ * or an id taken, queues again.)
  */
 export function inPostLane<T>(ctx: AppContext, rawItems: unknown[], write: () => Promise<T>): Promise<T> {
   let lanes = lanesOf.get(ctx);

@@ -216,7 +216,7 @@ function waitUntilReady(child: ChildProcess, options: EmbeddedOptions): Promise<
     child.once('exit', (code) => {
       clearTimeout(timer);
       // nice(1) answers 127 when it cannot find the command it was to run.
-      if (code === 127 && output.includes('java'))
+      if (nice > 0 && code === 127)
         reject(new Error(missingTool('java', Object.assign(new Error(output), { code: 'ENOENT' }))));
       else reject(new Error(`embedded Neo4j exited with code ${code}:\n${output.slice(-4000)}`));
     });
