@@ -130,7 +130,7 @@ export interface Config {
     embeddedPort: number;
     embeddedHeap: string;
     embeddedPageCache: string;
-    /** The embedded JVM's niceness (embedded-neo4j.ts): 0 runs it at the service's own priority. */
+    /** Niceness added to the service's own for the embedded JVM (embedded-neo4j.ts); 0: the same priority. */
     embeddedNice: number;
   };
   redisUrl: string | undefined;

@@ -66,7 +66,7 @@ export interface EmbeddedOptions {
   port: number;
   heap: string;
   pageCache: string;
-  /** Niceness of the JVM (EMBEDDED_NICE unless given; 0: the caller's own priority). */
+  /** Niceness added to this process's for the JVM (EMBEDDED_NICE unless given; 0: the same priority). */
   nice?: number;
   log: Logger;
   startTimeoutMs?: number;
@@ -115,6 +115,11 @@ export function ensureLauncherBuilt(log: Logger): void {
  */
 function missingTool(tool: 'java' | 'mvn' | 'nice', error: Error): string {
   if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return `could not run ${tool}: ${error.message}`;
+  return notFound(tool);
+}
+
+/** The message for a tool that is not on PATH (also java behind nice, which exits 127 then). */
+function notFound(tool: 'java' | 'mvn' | 'nice'): string {
   if (tool === 'nice')
     return 'nice was not found on PATH: set SKEIN_NEO4J_NICE=0 to start the embedded Neo4j without it.';
   return (
@@ -178,7 +183,7 @@ export async function startEmbeddedNeo4j(options: EmbeddedOptions): Promise<Embe
       stdio: ['pipe', 'pipe', 'pipe'],
     },
   );
-  await waitUntilReady(child, options);
+  await waitUntilReady(child, options, nice);
   options.log.info({ port: options.port }, 'embedded Neo4j is up');
   let stopping = false;
   child.once('exit', (code, signal) => {
@@ -193,8 +198,7 @@ export async function startEmbeddedNeo4j(options: EmbeddedOptions): Promise<Embe
   };
 }
 
-function waitUntilReady(child: ChildProcess, options: EmbeddedOptions): Promise<void> {
-  const nice = options.nice ?? EMBEDDED_NICE;
+function waitUntilReady(child: ChildProcess, options: EmbeddedOptions, nice: number): Promise<void> {
   return new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => {
@@ -216,8 +220,7 @@ function waitUntilReady(child: ChildProcess, options: EmbeddedOptions): Promise<
     child.once('exit', (code) => {
       clearTimeout(timer);
       // nice(1) answers 127 when it cannot find the command it was to run.
-      if (nice > 0 && code === 127)
-        reject(new Error(missingTool('java', Object.assign(new Error(output), { code: 'ENOENT' }))));
+      if (nice > 0 && code === 127) reject(new Error(notFound('java')));
       else reject(new Error(`embedded Neo4j exited with code ${code}:\n${output.slice(-4000)}`));
     });
     // A java (or nice) that cannot be started emits 'error' (and no 'exit').
