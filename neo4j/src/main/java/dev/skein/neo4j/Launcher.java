@@ -103,6 +103,11 @@ public final class Launcher {
                 // it woke ten times a second and was a tenth of an idle service's CPU. A stall that
                 // matters (a second or more) is still measured.
                 .setConfig(GraphDatabaseInternalSettings.vm_pause_monitor_measurement_duration, Duration.ofSeconds(1))
+                // Neo4j's data collector is always collecting: it keeps the last 8,192 statements with
+                // their parameters (message texts, among them) for db.stats.retrieve, which Skein never
+                // calls. Right after the peer run's seeding that was 30 of the heap's 87 live MB
+                // (a class histogram, 2026-11-29); 0 turns it off.
+                .setConfig(GraphDatabaseInternalSettings.data_collector_max_recent_query_count, 0)
                 .build();
 
         CountDownLatch stopped = new CountDownLatch(1);
