@@ -36,13 +36,18 @@ const READY_LINE = 'SKEIN_NEO4J_READY';
  * those runs. SerialGC held less still (470) but paused up to 240 ms. TrimNativeHeapInterval hands
  * glibc's freed native memory back every 5 s (20-25 MiB on an idle service, 2026-11-28); it is a
  * product flag since 17.0.9, and IgnoreUnrecognizedVMOptions lets an older Java 17 start without it.
+ * The free ratios are 5-15% (G1's defaults 40-70%; 10-30% until 2026-11-29): after the peer run's
+ * workloads the heap held 75 MB in use after each remark, and 30% free kept 112 MB committed; with
+ * 15% the JVM's PSS at the memory rows after the workloads was 523-527 MiB against 554-559 (peer runs
+ * p2be4 and pb4ce). Under heavy posting the heap then grows back after each shrink: the 16 clients
+ * of `npm run bench -- --only post,fanout` posted 182 and 201 a second against 230 (one run each).
  */
 const JVM_MEMORY_FLAGS = [
   '-Xms64m',
   '-XX:MaxGCPauseMillis=50',
   '-XX:GCTimeRatio=4',
-  '-XX:MinHeapFreeRatio=10',
-  '-XX:MaxHeapFreeRatio=30',
+  '-XX:MinHeapFreeRatio=5',
+  '-XX:MaxHeapFreeRatio=15',
   '-XX:+ExplicitGCInvokesConcurrent',
   '-XX:-ClassUnloadingWithConcurrentMark',
   '-XX:+IgnoreUnrecognizedVMOptions',
