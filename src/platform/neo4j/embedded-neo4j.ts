@@ -40,7 +40,8 @@ const READY_LINE = 'SKEIN_NEO4J_READY';
  * workloads the heap held 75 MB in use after each remark, and 30% free kept 112 MB committed; with
  * 15% the JVM's PSS at the memory rows after the workloads was 523-527 MiB against 554-559 (peer runs
  * p2be4 and pb4ce). Under heavy posting the heap then grows back after each shrink: the 16 clients
- * of `npm run bench -- --only post,fanout` posted 182 and 201 a second against 230 (one run each).
+ * of `npm run bench -- --only post,fanout` posted 182 and 201 a second against 230 (one run each),
+ * though 303 in the full small run that followed (255 at 52b7602), so the cost is within the noise.
  */
 const JVM_MEMORY_FLAGS = [
   '-Xms64m',
