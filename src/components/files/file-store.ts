@@ -4,15 +4,18 @@
 // Uploads stream into <root>/tmp/ while being hashed, then are renamed into place (atomic on one
 // file system), so a reader never sees a half-written blob. Several instances share the store by
 // mounting one folder (NFS, EFS, a shared volume) at SKEIN_FILES_DIR: blobs are never changed once
-// written, and the rename makes a blob appear whole to every instance.
+// written, and the rename makes a blob appear whole to every instance. A part of an upload that is
+// refused or cut off is removed before the upload is answered, and parts a crash left are swept when
+// the store is opened (openUploadStore).
 import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { mkdir, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { Transform } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Request } from 'express';
 import type { StorageEngine } from 'multer';
+import type { Logger } from '../../platform/logger.js';
 
 /** An upload streamed to a temporary file, hashed on the way. */
 export interface StoredUpload {
@@ -72,42 +75,146 @@ export async function discardUpload(upload: Pick<StoredUpload, 'tempPath'>): Pro
 }
 
 /**
- * A multer storage engine that writes each file to files/tmp/ while computing its SHA-256 and
- * size. Multer calls _removeFile for files of a failed request (413, a second file...), so a
- * rejected upload leaves nothing behind.
+ * A part untouched for this long belongs to no request, on this instance or another sharing the
+ * store: Node's HTTP server ends a request that has not sent its whole body within its
+ * requestTimeout (5 minutes by default, which service.ts keeps), and a part that was received is
+ * committed or removed before its answer. A younger part may be another instance's upload in progress.
  */
-export function hashingStorage(root: string): StorageEngine {
+const ABANDONED_AFTER_MS = 15 * 60_000;
+
+/** A part one request's upload is writing, or wrote. */
+interface Part {
+  tempPath: string;
+  content: Readable;
+  /** Settles once the part is complete (handed to multer) or failed (and removed). */
+  settled: Promise<void>;
+}
+
+/** The temporary side of the store: where multipart uploads are streamed before they are committed. */
+export interface UploadStore {
+  /** The multer storage engine: each file part goes to tmp/ while its SHA-256 and size are computed. */
+  storage: StorageEngine;
+  /**
+   * Removes every part the request's upload created, once it is no longer being written (a part
+   * still streaming is cut off). A rejected upload awaits this before it is answered: multer itself
+   * answers as soon as the form fails, while a part it has no path for yet (its write was still
+   * settling) is removed later, so the answer could come first.
+   */
+  discardParts(req: Request): Promise<void>;
+}
+
+/**
+ * Opens the upload side of the store at start: removes the parts a crash left, then every
+ * ABANDONED_AFTER_MS at most, on an upload, does so again. An instance alone (`shared` false: no
+ * REDIS_URL, so no other instance can be writing to the store) removes every part at start; one of
+ * several only those no request can still be writing, and the later sweeps catch the parts a crash
+ * left just before a restart.
+ */
+export function openUploadStore(root: string, log: Logger, options: { shared: boolean }): UploadStore {
+  const dir = tempDir(root);
+  const partsOf = new WeakMap<Request, Part[]>();
+  let sweptAt = Date.now();
+  sweepAbandonedParts(dir, options.shared ? sweptAt : Infinity, log);
   return {
-    _handleFile(_req: Request, file, callback) {
-      const dir = tempDir(root);
-      const tempPath = path.join(dir, `${randomBytes(12).toString('hex')}.part`);
-      const hash = createHash('sha256');
-      let size = 0;
-      const measure = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          hash.update(chunk);
-          size += chunk.length;
-          done(null, chunk);
-        },
-      });
-      mkdir(dir, { recursive: true })
-        .then(() => pipeline(file.stream, measure, createWriteStream(tempPath, { flags: 'wx' })))
-        .then(
+    storage: {
+      _handleFile(req: Request, file, callback) {
+        if (Date.now() - sweptAt > ABANDONED_AFTER_MS) {
+          sweptAt = Date.now();
+          sweepAbandonedParts(dir, sweptAt, log);
+        }
+        const tempPath = path.join(dir, `${randomBytes(12).toString('hex')}.part`);
+        const written = writePart(dir, tempPath, file.stream);
+        const part: Part = {
+          tempPath,
+          content: file.stream,
+          settled: written.then(
+            () => undefined,
+            () => undefined,
+          ),
+        };
+        partsOf.set(req, [...(partsOf.get(req) ?? []), part]);
+        written.then(
           // multer's File type has no digest field: `filename` (the name within the store) carries it.
-          () => callback(null, { path: tempPath, size, filename: hash.digest('hex') }),
-          (error: Error) => {
-            discardUpload({ tempPath }).then(
-              () => callback(error),
-              () => callback(error),
-            );
-          },
+          ({ size, sha256 }) => callback(null, { path: tempPath, size, filename: sha256 }),
+          (error: Error) => callback(error),
         );
+      },
+      // Multer calls this for the parts of a failed form it knows the path of (413, a second file...).
+      _removeFile(_req: Request, file, callback) {
+        discardUpload({ tempPath: file.path }).then(
+          () => callback(null),
+          (error: Error) => callback(error),
+        );
+      },
     },
-    _removeFile(_req: Request, file, callback) {
-      discardUpload({ tempPath: file.path }).then(
-        () => callback(null),
-        (error: Error) => callback(error),
+    async discardParts(req) {
+      const parts = partsOf.get(req) ?? [];
+      partsOf.delete(req);
+      await Promise.all(
+        parts.map(async (part) => {
+          part.content.destroy();
+          await part.settled;
+          await discardUpload(part).catch((err: unknown) =>
+            log.warn({ err, path: part.tempPath }, 'could not remove an upload part'),
+          );
+        }),
       );
     },
   };
+}
+
+/** Streams content to tempPath, hashing it; on failure the part is removed before this rejects. */
+async function writePart(
+  dir: string,
+  tempPath: string,
+  content: Readable,
+): Promise<{ size: number; sha256: string }> {
+  const hash = createHash('sha256');
+  let size = 0;
+  const measure = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      size += chunk.length;
+      done(null, chunk);
+    },
+  });
+  try {
+    await mkdir(dir, { recursive: true });
+    // pipeline settles only once the file is closed, so nothing writes to it after the unlink below.
+    await pipeline(content, measure, createWriteStream(tempPath, { flags: 'wx' }));
+  } catch (error) {
+    // A failure to remove it is left to discardParts, which tries again and logs.
+    await discardUpload({ tempPath }).catch(() => undefined);
+    throw error;
+  }
+  return { size, sha256: hash.digest('hex') };
+}
+
+/**
+ * Removes the parts in tmp/ untouched for ABANDONED_AFTER_MS before `now` (every part when `now` is
+ * Infinity). Synchronous: it runs at start, before
+ * the server listens, and then at most every ABANDONED_AFTER_MS over a folder that holds only the
+ * uploads in progress.
+ */
+function sweepAbandonedParts(dir: string, now: number, log: Logger): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+      log.warn({ err, dir }, 'could not list upload parts');
+    }
+    return;
+  }
+  for (const name of names.filter((entry) => entry.endsWith('.part'))) {
+    const part = path.join(dir, name);
+    try {
+      if (now - statSync(part).mtimeMs > ABANDONED_AFTER_MS) unlinkSync(part);
+    } catch (err) {
+      // Gone already: another instance swept it first.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+        log.warn({ err, path: part }, 'could not remove an abandoned upload part');
+      }
+    }
+  }
 }

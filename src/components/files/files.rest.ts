@@ -10,15 +10,16 @@ import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import type { RouteTable } from '../../platform/http/route-table.js';
-import { discardUpload, hashingStorage, type StoredUpload } from './file-store.js';
+import { openUploadStore, type StoredUpload } from './file-store.js';
 import { FileContent, FileIdParam, FileMetadata, UploadBody } from './files.schemas.js';
 import { openFile, type FileDownload } from './read-file.js';
 import { uploadFile } from './upload-file.js';
 
 export function mountFileRoutes(routes: RouteTable, ctx: AppContext): void {
   const maxBytes = ctx.config.maxUploadBytes;
+  const store = openUploadStore(ctx.config.filesDir, ctx.log, { shared: ctx.config.redisUrl !== undefined });
   const upload = multer({
-    storage: hashingStorage(ctx.config.filesDir),
+    storage: store.storage,
     // Browsers send non-ASCII file names as raw UTF-8 (busboy would read them as latin1).
     defParamCharset: 'utf8',
     // One file part and a few small text parts at most: anything else is not this endpoint's form.
@@ -34,9 +35,14 @@ export function mountFileRoutes(routes: RouteTable, ctx: AppContext): void {
     }
     // multer reports through a callback: its error (or nothing) is the promise's value.
     const failure = await new Promise<unknown>((resolve) => upload(req, res, resolve));
-    if (failure) throw toUploadError(failure);
+    if (failure) {
+      // Refused or cut off (malformed, too large, client gone): no part outlives the answer.
+      await store.discardParts(req);
+      throw toUploadError(failure);
+    }
     const file = req.file;
     if (!file) throw new AppError('missing_field', 'The form has no `file` part.');
+    // From here the use case commits or removes it (upload-file.ts), before the answer either way.
     const stored: StoredUpload = {
       tempPath: file.path,
       originalName: file.originalname,
@@ -45,11 +51,6 @@ export function mountFileRoutes(routes: RouteTable, ctx: AppContext): void {
       size: file.size,
       sha256: file.filename,
     };
-    // Whatever happens next (the upload is committed, or validation or the database fails), the
-    // temporary file goes when the response is done; a committed one was renamed away already.
-    res.on('close', () => {
-      discardUpload(stored).catch((err: unknown) => ctx.log.warn({ err }, 'could not remove an upload'));
-    });
     return { file: stored };
   }
 
@@ -68,7 +69,8 @@ export function mountFileRoutes(routes: RouteTable, ctx: AppContext): void {
       'that declares no Content-Type (or one that cannot be parsed) is `text/plain`, the multipart default ' +
       '(RFC 7578), and a declared type that is not a valid type/subtype name is `application/octet-stream`. ' +
       `Files larger than SKEIN_MAX_UPLOAD_BYTES (default 25 MiB) are 413 ` +
-      '`payload_too_large` and nothing is kept. Needs `messages.write` (uploading prepares a post). ' +
+      '`payload_too_large`. A refused or interrupted upload keeps nothing: its temporary copy is ' +
+      'removed before the answer is sent. Needs `messages.write` (uploading prepares a post). ' +
       'Uploads are REST-only: GraphQL has the metadata query `file` but no upload.',
     auth: 'required',
     accountLimit: (limits) => limits.uploadsByAccount,

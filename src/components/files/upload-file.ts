@@ -3,7 +3,7 @@
 import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
-import { commitBlob, type StoredUpload } from './file-store.js';
+import { commitBlob, discardUpload, type StoredUpload } from './file-store.js';
 import { normalizeContentType, sanitizeFilename } from './file-names.js';
 import { createFile, type FileRecord } from './files-repository.js';
 import type { FileMetadata } from './files.schemas.js';
@@ -17,11 +17,16 @@ export async function uploadFile(
   caller: Caller,
   upload: StoredUpload,
 ): Promise<FileMetadata> {
-  // Uploading is preparing a post: it needs the same scope as posting.
-  assertScope(caller, 'messages.write');
-  // The blob goes in first: metadata never points at content that is not there. If the write
-  // below fails, the blob stays unreferenced, which is harmless (a later identical upload reuses it).
-  await commitBlob(ctx.config.filesDir, upload);
+  try {
+    // Uploading is preparing a post: it needs the same scope as posting.
+    assertScope(caller, 'messages.write');
+    // The blob goes in first: metadata never points at content that is not there. If the write
+    // below fails, the blob stays unreferenced, which is harmless (a later identical upload reuses it).
+    await commitBlob(ctx.config.filesDir, upload);
+  } finally {
+    // Committed (renamed away) or refused, the temporary file is gone before the answer is sent.
+    await discardUpload(upload);
+  }
   const file = await createFile(ctx.db, caller.uid, {
     filename: sanitizeFilename(upload.originalName),
     content_type: normalizeContentType(upload.mimeType),

@@ -294,15 +294,22 @@ export class RouteTable {
   }
 }
 
-/** Every route echoes a well-formed X-Correlation-Id (src/app.ts) so callers can match logs. */
+/**
+ * Every route echoes a well-formed X-Correlation-Id (src/app.ts) so callers can match logs. Any value
+ * is accepted: a proxy may set the header, and it must never make a request fail, so the schema
+ * allows every string and the description states which ones come back.
+ */
 const CorrelationHeader = z.object({
   'X-Correlation-Id': z
     .string()
-    .regex(/^[\w.:-]{1,128}$/)
     .optional()
     .openapi({
       description:
-        'Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request.',
+        'Optional, never refused: any value is accepted and the request is served as without it. A value ' +
+        'of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id ' +
+        'header of the answer (success or error). Any other value (empty, longer, or with other ' +
+        'characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced ' +
+        'by a generated one.',
       example: 'req-7f3a9c',
     }),
 });
