@@ -4,7 +4,8 @@
 // top down, then the message itself), `authors` of them, and `truncated`.
 //
 // Starting context: only when the viewer is a bot with a context_origin_id. The origin (a root the
-// viewer may see), then its default_outgoing child (a reply or stitch child, as MessageOutput shows
+// viewer may see, as it sees roots: fragments/seen-as-root.cypher, the rule its setting was judged
+// by), then its default_outgoing child (a reply or stitch child, as MessageOutput shows
 // it), and so on. The chain stops at the first message the viewer may not see (its default child
 // is reached only through it), at one it already holds (stitches can make cycles), at the message
 // itself, and after $limit messages (at most $limit - 1 can be kept beside the message; the one
@@ -23,7 +24,7 @@ OPTIONAL MATCH (viewer:User {uid: $viewer_uid})
 WITH m, CASE WHEN viewer.is_bot = true THEN viewer.context_origin_id END AS origin_id
 CALL (m, origin_id) {
   OPTIONAL MATCH (origin:Message {id: origin_id})
-  WHERE origin <> m AND NOT EXISTS { (:Message)-[:REPLY]->(origin) } AND {{can_see(origin)}}
+  WHERE origin <> m AND {{can_see(origin)}} AND {{seen_as_root(origin)}}
   RETURN CASE WHEN origin IS NULL THEN [] ELSE
     reduce(walk = {last: origin, chain: [origin]}, step IN range(2, $limit) |
       CASE WHEN walk.last IS NULL THEN walk

@@ -1,7 +1,7 @@
 // Everything a MessageOutput shows (hydrated-message.cypher) of the messages whose ids the list
 // __m holds, as the viewer ($viewer_uid) may see them, used as {{hydrated_rows(ids)}}: a CALL whose
-// outputs are `rows`, one per message the viewer may see (the others are left out), and
-// `visible_lineage` (visible-lineage.cypher). Used by hydrate.cypher on $ids, and by the views
+// outputs are `rows`, one per message the viewer may see (the others are left out),
+// `visible_lineage` and `visible_tops` (visible-lineage.cypher). Used by hydrate.cypher on $ids, and by the views
 // that hydrate the page they found in the same statement (hydrate-page.cypher, hydrate-walk.cypher):
 // a round trip less per page. A thread read hydrates parents and children together, so most
 // neighbours are not judged twice; judging each list in its own subquery cost about three times as
@@ -16,5 +16,5 @@ CALL (__m) {
   {{hydrated_message(__hydrated)}}
   WITH collect(row) AS rows
   {{visible_lineage(rows)}}
-  RETURN rows, visible_lineage
+  RETURN rows, visible_lineage, visible_tops
 }

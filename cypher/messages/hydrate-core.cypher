@@ -2,8 +2,8 @@
 // attachments, saved, reactions): for answers narrowed with `fields=` to what a message says and
 // where it sits (id, content, subject, public, timestamp, author, parent_id, root_id, tags,
 // import_info). The same row, a list in the order of fragments/hydrated-message.cypher, with those
-// lists empty; one record of `rows` and `visible_lineage`, parent and root judged as hydrate.cypher
-// judges them.
+// lists empty; one record of `rows`, `visible_lineage` and `visible_tops`, parent and root judged as
+// hydrate.cypher judges them.
 UNWIND $ids AS wanted
 MATCH (m:Message {id: wanted})
 WHERE {{can_see(m)}}
@@ -17,4 +17,4 @@ WITH collect([
   [], [], [], [], [], [], false, []
 ]) AS rows
 {{visible_lineage(rows)}}
-RETURN rows, visible_lineage
+RETURN rows, visible_lineage, visible_tops

@@ -125,4 +125,4 @@ OPTIONAL CALL () {
   {{number_round(log)}}
   RETURN base, numbered
 }
-RETURN replies, channel_member_uids, channel_members, written, visible_lineage, base, numbered
+RETURN replies, channel_member_uids, channel_members, written, visible_lineage, visible_tops, base, numbered

@@ -1,6 +1,7 @@
 // Who reacted to a message the viewer can see, per reaction ($reaction, or every one), each
 // reactor judged by the reaction-shown rule: the count, whether the viewer is among them, the first
-// use, and one page of reactors, earliest first (one more than $limit tells whether more follow).
+// use, and one page of reactors, earliest first (one more than $limit tells whether more follow),
+// each with whether the viewer manages it (what its UserOutput may show, managed-user-policy.ts).
 // No row when the message is missing or invisible.
 MATCH (m:Message {id: $id})
 WHERE {{can_see(m)}}
@@ -15,5 +16,6 @@ RETURN m.id AS id,
                  me: any(u IN reactors WHERE u.uid = $viewer_uid),
                  users: [u IN reactors[toInteger($skip)..toInteger($skip) + toInteger($limit) + 1] |
                          u {.uid, .user_tag, .display_name, .bio, .is_managed, .is_bot, .has_api_access,
-                            .created_at, .bot_modalities, .bot_integrations, .bot_versions, .context_origin_id}]}
+                            .created_at, .bot_modalities, .bot_integrations, .bot_versions, .context_origin_id,
+                            viewer_manages: EXISTS { MATCH (:User {uid: $viewer_uid})-[:MANAGES]->(u) }}]}
        } AS reactions

@@ -4,9 +4,10 @@
 // ever received or wrote. A receivers edge makes its message visible to its recipient, so every
 // message counted is one the viewer may see; a deleted message, or a removed recipient, takes its
 // edges with it. Each thread's newest unread message comes from the same rows (sorted before
-// grouping), so nothing is looked up per thread but the page's roots, which are named only when
-// the viewer may see them (as MessageOutput.root_id and the tree ids are). One's own messages are
-// never unread, even when addressed to oneself (behaviour check 2026-11-28): that edge is skipped.
+// grouping), so nothing is looked up per thread but the page's roots: each entry names the root its
+// newest unread message shows the viewer (fragments/shown-root.cypher, as that message's
+// MessageOutput.root_id and tree ids do). One's own messages are never unread, even when addressed
+// to oneself (behaviour check 2026-11-28): that edge is skipped.
 CALL () {
   MATCH (:User {uid: $viewer_uid})-[:UNREAD]->(m:Message)
   WHERE m.author_uid <> $viewer_uid
@@ -19,8 +20,15 @@ ORDER BY latest.created_at DESC, latest.id DESC
 WITH collect({root_id: root_id, unread: unread, latest: latest}) AS threads
 WITH reduce(total = 0, thread IN threads | total + thread.unread) AS total_messages,
      size(threads) AS total_threads, threads[$skip..($skip + $limit)] AS page
-RETURN total_messages, total_threads,
-       [thread IN page | {
-         root_id: COLLECT { MATCH (root:Message {id: thread.root_id}) WHERE {{can_see(root)}} RETURN root.id }[0],
-         unread_count: thread.unread, latest_message_id: thread.latest.id, latest_at: thread.latest.created_at
-       }] AS entries
+CALL (page) {
+  UNWIND range(0, size(page) - 1) AS position
+  WITH position, page[position] AS thread
+  WITH position, thread, thread.latest AS latest
+  WITH position, {
+         root_id: {{shown_root(latest)}},
+         unread_count: thread.unread, latest_message_id: latest.id, latest_at: latest.created_at
+       } AS entry
+  ORDER BY position
+  RETURN collect(entry) AS entries
+}
+RETURN total_messages, total_threads, entries

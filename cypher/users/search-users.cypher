@@ -2,7 +2,9 @@
 // (word prefixes, or null for none), at most $limit in all. Tag hits come in tag order, so the exact
 // tag, a prefix of every other hit, comes first; name hits (at most $candidates of them, as the
 // full-text index picks them) in lower-cased display-name order, then tag. An account that holds no
-// messages.read, as the one grant rule ({{principal}}) decides it, is banned and left out.
+// messages.read, as the one grant rule ({{principal}}) decides it, is banned and left out. Each hit
+// comes with whether $viewer_uid manages it (what its UserOutput may show, managed-user-policy.ts),
+// judged here on the page only.
 CALL {
   // The user_tag_folded range index seeks the prefix in tag order: no sort, and the LIMIT ends the scan.
   MATCH (u:User)
@@ -29,4 +31,4 @@ UNION ALL
 WITH u, rank, sort_key
 ORDER BY rank, sort_key, u.tag_folded
 LIMIT $limit
-RETURN u {.*} AS user
+RETURN u {.*} AS user, EXISTS { MATCH (:User {uid: $viewer_uid})-[:MANAGES]->(u) } AS viewer_manages

@@ -62,6 +62,8 @@ const EnvSchema = z.object({
   SKEIN_LOGIN_FAILURES_PER_15_MIN: positiveInt.default(10),
   SKEIN_RATE_LIMIT_POSTS_PER_MIN: positiveInt.default(300),
   SKEIN_RATE_LIMIT_ACTIONS_PER_MIN: positiveInt.default(120),
+  SKEIN_MAX_DELIVERIES_PER_POST: positiveInt.default(1000),
+  SKEIN_MAX_MANAGED_USERS: positiveInt.default(1000),
   SKEIN_BCRYPT_COST: z.coerce.number().int().min(12).max(15).default(12),
   SKEIN_ADMIN_TAG: z.string().optional(),
   SKEIN_ADMIN_PASSWORD: z.string().optional(),
@@ -105,6 +107,12 @@ const EnvSchema = z.object({
   SKEIN_CODE_FAILURES_PER_15_MIN: positiveInt.default(10),
   SKEIN_WS_HEARTBEAT_SECONDS: positiveInt.default(30),
   SKEIN_WS_MAX_BUFFERED_BYTES: positiveInt.default(1024 * 1024),
+  SKEIN_EVENT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(16 * 1024)
+    .max(64 * 1024 * 1024)
+    .default(256 * 1024),
   SKEIN_WS_MAX_SOCKETS_PER_USER: positiveInt.default(20),
   SKEIN_WS_MAX_SOCKETS_PER_ADDRESS: positiveInt.default(200),
   SKEIN_EVENT_RETENTION_DAYS: positiveInt.default(7),
@@ -142,10 +150,14 @@ export interface Config {
   rateLimits: {
     authPerMinute: number;
     loginFailuresPer15Min: number;
-    /** Post requests (posts and imports) per account per minute. */
+    /** Messages posted (posts, imports, content edits) per account per minute: a request counts its messages. */
     postsPerMinute: number;
-    /** Pings, recipient adds and uploads per account per minute, each kind on its own budget. */
+    /** Pings, recipient adds, uploads, reactions and profile edits per account per minute, each kind on its own budget. */
     actionsPerMinute: number;
+    /** Recipients summed over the messages of one post request (POST /v1/messages, imports); past it, 422. */
+    maxDeliveriesPerPost: number;
+    /** Managed users (bots) one account may manage, deleted ones not counted; past it, 422. */
+    maxManagedUsers: number;
   };
   bcryptCost: number;
   admin: { tag: string; password: string } | undefined;
@@ -180,7 +192,15 @@ export interface Config {
     heartbeatSeconds: number;
     /** Bytes a socket may hold unsent before its client counts as a slow consumer and is closed. */
     maxBufferedBytes: number;
-    /** Open notification sockets and subscriptions one user may hold on one instance. */
+    /**
+     * JSON bytes one event may carry in any transport; contexts and, last, contents are cut beyond
+     * (event-budget.ts). At most half of maxBufferedBytes, so one event never makes a slow consumer.
+     */
+    eventMaxBytes: number;
+    /**
+     * Open notification sockets and subscriptions one user may hold: on all instances together with
+     * REDIS_URL (feed-ceilings.ts), else on this one.
+     */
     maxSocketsPerUser: number;
     /** The same, per client address (many accounts behind one address; finding #12). */
     maxSocketsPerAddress: number;
@@ -284,6 +304,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       loginFailuresPer15Min: e.SKEIN_LOGIN_FAILURES_PER_15_MIN,
       postsPerMinute: e.SKEIN_RATE_LIMIT_POSTS_PER_MIN,
       actionsPerMinute: e.SKEIN_RATE_LIMIT_ACTIONS_PER_MIN,
+      maxDeliveriesPerPost: e.SKEIN_MAX_DELIVERIES_PER_POST,
+      maxManagedUsers: e.SKEIN_MAX_MANAGED_USERS,
     },
     bcryptCost: e.SKEIN_BCRYPT_COST,
     admin:
@@ -310,6 +332,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     realtime: {
       heartbeatSeconds: e.SKEIN_WS_HEARTBEAT_SECONDS,
       maxBufferedBytes: e.SKEIN_WS_MAX_BUFFERED_BYTES,
+      eventMaxBytes: Math.min(e.SKEIN_EVENT_MAX_BYTES, Math.floor(e.SKEIN_WS_MAX_BUFFERED_BYTES / 2)),
       maxSocketsPerUser: e.SKEIN_WS_MAX_SOCKETS_PER_USER,
       maxSocketsPerAddress: e.SKEIN_WS_MAX_SOCKETS_PER_ADDRESS,
       eventRetentionDays: e.SKEIN_EVENT_RETENTION_DAYS,

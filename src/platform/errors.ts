@@ -59,6 +59,8 @@ export const ERROR_STATUS = {
   invalid_reply_ids: 422,
   invalid_default_outgoing: 422,
   invalid_link: 422,
+  // An account already manages SKEIN_MAX_MANAGED_USERS users: waiting does not help, deleting one does.
+  too_many_managed_users: 422,
   upgrade_required: 426,
   rate_limited: 429,
   internal_error: 500,

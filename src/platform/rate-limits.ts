@@ -1,8 +1,10 @@
 // Rate limits (rate-limiter-flexible). Per client address on the auth endpoints; per account on
-// writes (posts, pings, recipient adds, uploads); for failed logins and wrong secrets, per account
-// and address, and per account whatever the address (FailureGuard). With REDIS_URL the
-// counts live in Redis, so every instance counts against one budget; should Redis fail, each
-// instance goes on counting in its own memory until it is back (the library's insurance limiter).
+// writes (posts, pings, recipient adds, uploads, reactions, profile edits); for failed logins and
+// wrong secrets, per account and address, and per account whatever the address (FailureGuard). With
+// REDIS_URL the counts live in Redis, so every instance counts against one budget; should Redis
+// fail, each instance goes on counting in its own memory until it is back (the library's insurance
+// limiter). The ceiling on an account's open notification feeds lives here too (lease-ceiling.ts),
+// on the same connection.
 import { Redis } from 'ioredis';
 import {
   RateLimiterMemory,
@@ -12,6 +14,7 @@ import {
 } from 'rate-limiter-flexible';
 import { AppError } from './errors.js';
 import type { Config } from './config.js';
+import { LeaseCeiling } from './lease-ceiling.js';
 
 export interface LimitState {
   limit: number;
@@ -38,14 +41,24 @@ export class Limiter {
       : new RateLimiterMemory(options);
   }
 
-  /** Counts one hit for `key`; throws 429 with Retry-After once the budget is spent. */
-  async consume(key: string): Promise<LimitState> {
+  /**
+   * Counts `points` hits for `key` (a post request counts its messages); throws 429 with Retry-After
+   * when they do not fit in what is left. A refused request of several points gives them back, so
+   * the account may still spend what was left on a smaller one.
+   */
+  async consume(key: string, points = 1): Promise<LimitState> {
     try {
-      const res = await this.limiter.consume(key);
+      const res = await this.limiter.consume(key, points);
       return this.state(res);
     } catch (error) {
-      if (error instanceof RateLimiterRes) throw tooMany(this.state(error));
-      throw error;
+      if (!(error instanceof RateLimiterRes)) throw error;
+      if (points === 1) throw tooMany(this.state(error));
+      const left = Math.max(0, this.points - (error.consumedPoints - points));
+      await this.limiter.reward(key, points).catch(() => undefined);
+      throw tooMany(
+        { ...this.state(error), remaining: left },
+        points > this.points ? this.points : undefined,
+      );
     }
   }
 
@@ -142,12 +155,20 @@ export class FailureGuard {
 
 const pairKey = (accountKey: string, address: string) => `${accountKey}|${address}`;
 
-function tooMany(state: LimitState): AppError {
-  return new AppError('rate_limited', 'Too many requests; try again later.', {
+/**
+ * The 429. `remaining` is what is left for a smaller request (0 for one-point limits); `never` is
+ * set when the request asked for more points than the whole budget, which no wait makes fit.
+ */
+function tooMany(state: LimitState, never?: number): AppError {
+  const detail =
+    never === undefined
+      ? 'Too many requests; try again later.'
+      : `This request counts more than the ${never} a window allows; send it in smaller parts.`;
+  return new AppError('rate_limited', detail, {
     headers: {
       'Retry-After': String(state.resetSeconds),
       'RateLimit-Limit': String(state.limit),
-      'RateLimit-Remaining': '0',
+      'RateLimit-Remaining': String(state.remaining),
       'RateLimit-Reset': String(state.resetSeconds),
     },
   });
@@ -175,20 +196,37 @@ export interface RateLimits {
   /** Wrong contact-verification codes per account per 15 minutes (only the signed-in owner tries). */
   codeFailuresByAccount: Limiter;
   // Writes per account per minute, one budget per kind shared by REST and GraphQL (accountLimit).
-  /** Post requests: posts and imports. */
+  /** Messages posted: posts and imports count their messages, content edits one each. */
   postsByAccount: Limiter;
   pingsByAccount: Limiter;
   recipientAddsByAccount: Limiter;
   uploadsByAccount: Limiter;
   /** Reactions added and removed: each tells the message's audience (message.updated). */
   reactionsByAccount: Limiter;
+  /**
+   * Profile edits: the account's own (POST /v1/users/profile) and a manager's of its managed users
+   * (PATCH /v1/managed/users/{uid}); each tells every instance that the user changed.
+   */
+  profileEditsByAccount: Limiter;
+  /**
+   * Open notification feeds (sockets of /v1/ws/v1 and GraphQL subscriptions) per account, against
+   * SKEIN_WS_MAX_SOCKETS_PER_USER: on every instance together with REDIS_URL (feed-ceilings.ts).
+   */
+  feedsByAccount: LeaseCeiling;
   /** Closes the Redis connection, if any. */
   close(): Promise<void>;
 }
 
-/** Counts one write of the signed-in account (REST routes and GraphQL resolvers share the key). */
-export function consumeAccountLimit(limiter: Limiter, caller: { uid: string }): Promise<LimitState> {
-  return limiter.consume(`uid:${caller.uid}`);
+/**
+ * Counts a write of the signed-in account, `points` hits for a request of several (REST routes and
+ * GraphQL resolvers share the key).
+ */
+export function consumeAccountLimit(
+  limiter: Limiter,
+  caller: { uid: string },
+  points = 1,
+): Promise<LimitState> {
+  return limiter.consume(`uid:${caller.uid}`, points);
 }
 
 /** Past an account's failure budget, one attempt on it per this many seconds (FailureGuard). */
@@ -208,6 +246,10 @@ export function createRateLimits(config: Config): RateLimits {
   redis?.on('error', () => undefined);
   const limiter = (name: string, points: number, seconds: number) =>
     new Limiter(name, points, seconds, redis);
+  // Renewed at each heartbeat interval; three intervals without one and a lease lapses, so a crashed
+  // instance's feeds stop counting within 3 × SKEIN_WS_HEARTBEAT_SECONDS.
+  const { heartbeatSeconds } = config.realtime;
+  const feedsByAccount = new LeaseCeiling('feeds', 3 * heartbeatSeconds, heartbeatSeconds, redis);
   return {
     authByAddress: limiter('auth-ip', config.rateLimits.authPerMinute, 60),
     loginFailures: new FailureGuard(
@@ -233,7 +275,10 @@ export function createRateLimits(config: Config): RateLimits {
     recipientAddsByAccount: limiter('recipient-adds', config.rateLimits.actionsPerMinute, 60),
     uploadsByAccount: limiter('uploads', config.rateLimits.actionsPerMinute, 60),
     reactionsByAccount: limiter('reactions', config.rateLimits.actionsPerMinute, 60),
+    profileEditsByAccount: limiter('profile-edits', config.rateLimits.actionsPerMinute, 60),
+    feedsByAccount,
     close: async () => {
+      feedsByAccount.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },
   };

@@ -85,6 +85,7 @@ describe('the bootstrap admin', () => {
       // No API shows how many accounts share a tag, so count them in the database itself.
       const rows = await second.ctx.db.read('users/find-user-by-tag', {
         tag_folded: TEST_ADMIN.tag.toLowerCase(),
+        viewer_uid: null,
       });
       expect(rows).toHaveLength(1);
     } finally {

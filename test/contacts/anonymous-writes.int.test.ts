@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Token } from '../support/api-types.js';
 import {
   STRONG_PASSWORD,
+  grant,
   postMessage,
   registerUser,
   registerWriter,
@@ -175,14 +176,11 @@ function expectStatus(res: ApiResponse<unknown>, status: number, code?: string):
 const WRONG = '000000';
 
 describe('anonymous writes and the shared caches (security review 2026-11-28 #7)', () => {
-  it('when writes that change a credential and a view commit, then the probe is refused and the view is read afresh: the checks can tell', async () => {
-    const other = await registerUser(api);
+  it('when writes that change the reader’s credential and a view commit, then the probe is refused and the view is read afresh: the checks can tell', async () => {
     const kept = await keepBoth();
-    const change = await api.request('POST', '/v1/auth/password/change', {
-      token: other.token,
-      body: { current_password: other.password, new_password: 'another-long-passphrase-7' },
-    });
-    expect(change.status).toBe(200);
+    // A credential write naming the reader (another account's would leave the reader's records,
+    // credential-writes.ts): an administrator sets its API access to what it already is.
+    await grant(api, reader.uid, { has_api_access: false });
     expect(await statusWith(kept.probe)).toBe(401);
     await postMessage(api, reader.token, { content: 'a public post changes every view', public: true });
     expect(await readView(kept.view)).toBe(0);

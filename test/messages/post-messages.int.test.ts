@@ -259,7 +259,13 @@ describe('POST /v1/messages', () => {
     expect(res.status).toBe(200);
     const answered = res.body.map(messageOf);
     expect(answered).toHaveLength(3);
-    expect(answered[0]).toMatchObject({ parent_id: parent.id, root_id: null, reply_ids: [answered[1]!.id] });
+    // The thread root is hidden from the poster: the root shown is the topmost ancestor it sees.
+    expect(answered[0]).toMatchObject({
+      parent_id: parent.id,
+      root_id: parent.id,
+      reply_ids: [answered[1]!.id],
+    });
+    expect(answered[1]).toMatchObject({ parent_id: answered[0]!.id, root_id: parent.id });
     for (const message of answered) {
       const read = await api.request<Message>('GET', `/v1/messages/${message.id}`, { token: poster.token });
       expect(read.status).toBe(200);
@@ -329,7 +335,7 @@ describe('GET /v1/messages/{message_id}', () => {
     expect(res.body.public).toBe(true);
   });
 
-  it('when a reply is invisible to a recipient of the root, then its id is not in reply_ids, and parent_id hides an invisible parent', async () => {
+  it('when a reply is invisible to a recipient of the root, then its id is not in reply_ids, and a message under it is a root to that recipient', async () => {
     const root = await postMessage(api, alice.token, { content: 'root', recipients: [bob.tag] });
     const hiddenReply = await postMessage(api, alice.token, { content: 'aside', parent_id: root.id });
     const visibleReply = await postMessage(api, alice.token, {
@@ -340,8 +346,10 @@ describe('GET /v1/messages/{message_id}', () => {
     const asBob = await api.request<Message>('GET', `/v1/messages/${root.id}`, { token: bob.token });
     expect(asBob.body.reply_ids).toEqual([]);
     const leaf = await api.request<Message>('GET', `/v1/messages/${visibleReply.id}`, { token: bob.token });
+    // A root to bob, exactly as a real root shows (security review 2026-12-02, #4): naming the root
+    // beyond the hidden parent would tell bob that a parent exists.
     expect(leaf.body.parent_id).toBeNull();
-    expect(leaf.body.root_id).toBe(root.id);
+    expect(leaf.body.root_id).toBe(visibleReply.id);
   });
 
   it('when the id is malformed, then 422', async () => {

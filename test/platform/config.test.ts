@@ -204,3 +204,19 @@ describe('loadConfig SMS through Twilio', () => {
     expect(message).not.toContain('sekrit-token-value');
   });
 });
+
+describe('SKEIN_EVENT_MAX_BYTES', () => {
+  it('when unset, then an event may carry 256 KiB; set, its value, never more than half a socket’s buffer', () => {
+    expect(loadConfig({}).realtime.eventMaxBytes).toBe(256 * 1024);
+    expect(loadConfig({ SKEIN_EVENT_MAX_BYTES: '65536' }).realtime.eventMaxBytes).toBe(65536);
+    expect(
+      loadConfig({ SKEIN_EVENT_MAX_BYTES: '4194304', SKEIN_WS_MAX_BUFFERED_BYTES: '2097152' }).realtime
+        .eventMaxBytes,
+    ).toBe(1048576);
+  });
+
+  it('when it is below 16 KiB or not a number, then a ConfigError names it', () => {
+    expect(configErrorOf({ SKEIN_EVENT_MAX_BYTES: '1000' }).message).toContain('SKEIN_EVENT_MAX_BYTES');
+    expect(configErrorOf({ SKEIN_EVENT_MAX_BYTES: 'lots' }).message).toContain('SKEIN_EVENT_MAX_BYTES');
+  });
+});

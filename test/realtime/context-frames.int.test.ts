@@ -8,6 +8,7 @@ import { createClient, type Client } from 'graphql-ws';
 import { WebSocket } from 'ws';
 import { createChannel, registerChannelOwner } from '../threads/thread-fixtures.js';
 import { postMessage, registerWriter, type TestUser } from '../support/factories.js';
+import { readsDuring } from '../support/statement-reads.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { closeAllSockets, openSocket, socketUrl, type Frame, type TestSocket } from '../support/ws-client.js';
 
@@ -276,3 +277,43 @@ async function readyCursor(user: TestUser): Promise<string> {
   socket.ws.close();
   return ready.cursor as string;
 }
+
+describe('what contexts in deliveries cost (security review 2026-12-02, finding 3)', () => {
+  /** How many context statements `api` runs while `work` runs. */
+  const contextReadsDuring = (work: () => Promise<unknown>) =>
+    readsDuring(api.ctx.db, (name) => (name === 'context/read-context' ? 1 : 0), work);
+
+  it('when one account holds many sockets that asked for contexts, then each message’s context is read once for all of them, and only for the first ten messages of an event', async () => {
+    const [alice, bob] = [await registerWriter(api), await registerWriter(api)];
+    const sockets: TestSocket[] = [];
+    for (let i = 0; i < 8; i++) sockets.push(await listen(bob, { include_context: 'true' }));
+    const root = await postMessage(api, alice.token, { content: 'the question', recipients: [bob.tag] });
+    for (const socket of sockets) await nextNotification(socket);
+
+    const replies = Array.from({ length: 12 }, (_, i) => ({
+      content: `part ${i}`,
+      parent_id: root.id,
+      recipients: [bob.tag],
+    }));
+    const frames: NotificationFrame[] = [];
+    const reads = await contextReadsDuring(async () => {
+      const posted = await api.request('POST', '/v1/messages', {
+        token: alice.token,
+        body: { messages: replies },
+      });
+      expect(posted.status).toBe(200);
+      for (const socket of sockets) frames.push(await nextNotification(socket));
+    });
+    // Twelve messages to eight sockets: ten reads, not 96.
+    expect(reads).toBe(10);
+    for (const frame of frames) {
+      const messages = frame.event.content.messages;
+      expect(messages).toHaveLength(12);
+      expect(messages.filter((m) => m.message_context !== undefined)).toHaveLength(10);
+      expect(messages.slice(0, 10).every((m) => m.message_context?.message_id === m.id)).toBe(true);
+      expect(messages.slice(10).some((m) => 'message_context' in m)).toBe(false);
+    }
+    expect(frames.every((frame) => JSON.stringify(frame) === JSON.stringify(frames[0]))).toBe(true);
+    for (const socket of sockets) socket.ws.close();
+  });
+});

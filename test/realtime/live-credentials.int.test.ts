@@ -18,6 +18,7 @@ import {
   type TestUser,
 } from '../support/factories.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { readsDuring } from '../support/statement-reads.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import {
   closeAllSockets,
@@ -379,6 +380,21 @@ const CASES: Case[] = [
     },
   },
   {
+    // The bot's own account is not written: its grant follows its manager's (principal.cypher), so
+    // the change of the manager must reach the bot's connections (credential-writes.ts).
+    name: 'an administrator taking messages.read from the bot’s manager',
+    arrange: async (api) => {
+      const manager = await registerWriter(api);
+      const bot = await botSession(api, manager);
+      return {
+        recipient: bot.tag,
+        credential: { token: bot.token },
+        change: () => grant(api, manager.uid, { scopes: WRITER_SCOPES_WITHOUT_READ }),
+        closed: { code: 4403, reason: 'insufficient_scope' },
+      };
+    },
+  },
+  {
     name: 'an administrator taking API access away',
     arrange: async (api) => {
       const user = await registerWriter(api, { apiAccess: true });
@@ -452,6 +468,89 @@ describe('connections the change does not concern', () => {
     const second = await postMessage(a, author.token, { content: 'two', recipients: [listener.tag] });
     await frameShowing(socket, second.id);
     await valueShowing(subscription, second.id);
+    expect(socket.ws.readyState).toBe(WebSocket.OPEN);
+  });
+});
+
+/** The session of a token, by id. */
+async function sessionIdOf(api: TestServer, token: string): Promise<string> {
+  const res = await api.request<{ session_id: string }>('GET', '/v1/auth/session', { token });
+  expectOk(res, 'session');
+  return res.body.session_id;
+}
+
+/**
+ * How many times `api` read one of these sessions from Neo4j while `work` ran (the heartbeat is
+ * 30 s: none of its own, and the sessions' holders make no request meanwhile).
+ */
+function readsOfSessions(
+  api: TestServer,
+  sessionIds: readonly string[],
+  work: () => Promise<unknown>,
+): Promise<number> {
+  return readsDuring(
+    api.ctx.db,
+    (name, params) =>
+      name === 'identity/find-sessions'
+        ? ((params.session_ids ?? []) as string[]).filter((id) => sessionIds.includes(id)).length
+        : 0,
+    work,
+  );
+}
+
+describe('writes that change no credential, or another account’s (security review 2026-12-02, finding 1)', () => {
+  it('when other accounts edit their profiles on both instances, then no open connection’s credential is read again', async () => {
+    const author = await registerWriter(a);
+    const listeners = [await registerWriter(a), await registerWriter(b)];
+    const sockets = [
+      await listen(a, { token: listeners[0]!.token }),
+      await listen(b, { token: listeners[1]!.token }),
+    ];
+    const listened = [await sessionIdOf(a, listeners[0]!.token), await sessionIdOf(b, listeners[1]!.token)];
+    const editors = [await registerWriter(a), await registerWriter(b)];
+    const recipients = listeners.map((l) => l.tag);
+    const first = await postMessage(a, author.token, { content: 'one', recipients });
+    for (const socket of sockets) await frameShowing(socket, first.id);
+
+    const edits = async () => {
+      for (let i = 0; i < 5; i++) {
+        for (const [n, editor] of editors.entries()) {
+          expectOk(
+            await (n === 0 ? a : b).request('POST', '/v1/users/profile', {
+              token: editor.token,
+              body: { display_name: `editor ${i}`, bio: `bio ${i}`, is_bot: false },
+            }),
+            'profile edit',
+          );
+        }
+      }
+      // What the edits published through Redis has been heard once a post sent after them arrives
+      // (a socket re-judged would have held the frame for its read).
+      const second = await postMessage(a, author.token, { content: 'two', recipients });
+      for (const socket of sockets) await frameShowing(socket, second.id);
+    };
+    let readsOnB = 0;
+    const readsOnA = await readsOfSessions(a, listened, async () => {
+      readsOnB = await readsOfSessions(b, listened, edits);
+    });
+    expect({ readsOnA, readsOnB }).toEqual({ readsOnA: 0, readsOnB: 0 });
+    for (const socket of sockets) expect(socket.ws.readyState).toBe(WebSocket.OPEN);
+  });
+
+  it('when an administrator changes another account’s scopes, then only that account’s connections are judged again', async () => {
+    const author = await registerWriter(a);
+    const bystander = await registerWriter(a);
+    const target = await registerWriter(a);
+    const socket = await listen(a, { token: bystander.token });
+    const bystanderSession = await sessionIdOf(a, bystander.token);
+    const first = await postMessage(a, author.token, { content: 'one', recipients: [bystander.tag] });
+    await frameShowing(socket, first.id);
+    const reads = await readsOfSessions(a, [bystanderSession], async () => {
+      await grant(a, target.uid, { scopes: WRITER_SCOPES_WITHOUT_READ });
+      const second = await postMessage(a, author.token, { content: 'two', recipients: [bystander.tag] });
+      await frameShowing(socket, second.id);
+    });
+    expect(reads).toBe(0);
     expect(socket.ws.readyState).toBe(WebSocket.OPEN);
   });
 });

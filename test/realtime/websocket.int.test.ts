@@ -560,7 +560,7 @@ describe('GET /v1/ws/v1 — heartbeats and bounds', () => {
       const author = await registerWriter(api);
       const reader = await registerWriter(api);
       // Ten public 60 kB messages in a reply chain: each reply to its leaf carries them as context,
-      // so every notification is about 600 kB.
+      // so every notification is cut to the event budget (SKEIN_EVENT_MAX_BYTES, 256 kB).
       const big = 'x'.repeat(60_000);
       const res = await api.request<{ ok: boolean; message: { id: string } }[]>('POST', '/v1/messages', {
         token: author.token,
@@ -572,7 +572,7 @@ describe('GET /v1/ws/v1 — heartbeats and bounds', () => {
       const [socket, ready] = await connect(reader);
       socket.stopReading();
       // ~10 MB: more than the kernel's socket buffers on both ends plus the 64 kB bound.
-      const posts = 16;
+      const posts = 40;
       const replies: string[] = [];
       for (let i = 0; i < posts; i++) {
         const reply = await postMessage(api, author.token, {

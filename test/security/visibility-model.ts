@@ -165,7 +165,7 @@ export class VisibilityModel {
     const children = new Set(this.visibleChildren(viewer, id));
     return {
       parent_id: seen(m.parent),
-      root_id: seen(m.root),
+      root_id: this.shownRoot(viewer, id),
       reply_ids: this.children(id)
         .filter((c) => this.canSee(viewer, c.id))
         .map((c) => c.id),
@@ -188,6 +188,20 @@ export class VisibilityModel {
       author_uid: this.uid(m.author),
       content: m.content,
     };
+  }
+
+  /**
+   * The root a message shows the viewer (security review 2026-12-02): its own id when the viewer
+   * may not see its parent (or it has none), as a real root; else the thread root when visible;
+   * else the topmost ancestor reached through parents the viewer may see. Never null.
+   */
+  shownRoot(viewer: Viewer, id: string): string {
+    const m = this.message(id);
+    if (m.parent === null || !this.canSee(viewer, m.parent)) return m.id;
+    if (this.canSee(viewer, m.root)) return m.root;
+    let top = m;
+    while (top.parent !== null && this.canSee(viewer, top.parent)) top = this.message(top.parent);
+    return top.id;
   }
 
   /** Reply children and stitch children of a message that the viewer may see: what branching may name. */
@@ -245,10 +259,10 @@ export class VisibilityModel {
       .map((m) => m.id);
   }
 
-  treeIds(viewer: number, id: string): { root_id: string | null; ids: string[] } {
+  treeIds(viewer: number, id: string): { root_id: string; ids: string[] } {
     const m = this.message(id);
     return {
-      root_id: this.canSee(viewer, m.root) ? m.root : null,
+      root_id: this.shownRoot(viewer, id),
       ids: this.visible(viewer)
         .filter((t) => t.root === m.root)
         .map((t) => t.id),

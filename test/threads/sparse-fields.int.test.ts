@@ -40,11 +40,11 @@ describe('fields= on the list endpoints', () => {
     expect(sparse.messages).toEqual(full.messages.map((m) => pick(m, keys)));
   });
 
-  it('when a reader may not see a parent, then the sparse answer still gives parent_id null', async () => {
+  it('when a reader may not see a parent, then the sparse answer still gives parent_id null, and the message is its own root', async () => {
     const page = await view(api, `/v1/messages/${root.id}/thread?fields=parent_id,root_id`, carol.token);
     expect(page.messages).toEqual([
       { id: root.id, parent_id: null, root_id: root.id },
-      { id: reply.id, parent_id: null, root_id: root.id },
+      { id: reply.id, parent_id: null, root_id: reply.id },
     ]);
     const bobs = await view(api, `/v1/messages/${root.id}/thread?fields=parent_id`, bob.token);
     expect(bobs.messages).toEqual([

@@ -114,11 +114,11 @@ describe('GET /v1/messages/{message_id}/thread', () => {
     expect(JSON.stringify(exact)).not.toContain('aside to carol');
   });
 
-  it('when the caller sees only one message of the thread, then that message is the whole thread, and the invisible root is not named', async () => {
+  it('when the caller sees only one message of the thread, then that message is the whole thread, and a root to the caller, as a real root is', async () => {
     const page = await view(api, threadPath(aside.id), carol.token);
     expect(idsOf(page)).toEqual([aside.id]);
     expect(page.has_more).toBe(false);
-    expect(page.messages[0]!.root_id).toBeNull();
+    expect(page.messages[0]!.root_id).toBe(aside.id);
     expect(page.messages[0]!.parent_id).toBeNull();
   });
 

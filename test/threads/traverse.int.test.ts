@@ -217,15 +217,37 @@ describe('visibility of walks', () => {
       expect(res.body).toEqual({ root_id: root.id, ids: [root.id, hiddenChild.id, ccReply.id, openLeaf.id] });
     });
 
-    it('when the root is invisible, then root_id is null', async () => {
+    it('when the root is invisible, then root_id is the root the message shows: its own id under a hidden parent, else the topmost visible ancestor', async () => {
       const asThird = await api.request('GET', `/v1/messages/${openLeaf.id}/tree-ids`, {
         token: third.token,
       });
-      expect(asThird.body).toEqual({ root_id: null, ids: [openLeaf.id] });
+      expect(asThird.body).toEqual({ root_id: openLeaf.id, ids: [openLeaf.id] });
       const asMember = await api.request('GET', `/v1/messages/${openLeaf.id}/tree-ids`, {
         token: member.token,
       });
-      expect(asMember.body).toEqual({ root_id: null, ids: [openLeaf.id, channelMsg.id] });
+      expect(asMember.body).toEqual({ root_id: openLeaf.id, ids: [openLeaf.id, channelMsg.id] });
+      const fromBelow = await api.request('GET', `/v1/messages/${channelMsg.id}/tree-ids`, {
+        token: member.token,
+      });
+      expect(fromBelow.body).toEqual({ root_id: openLeaf.id, ids: [openLeaf.id, channelMsg.id] });
+      const shown = await api.request<{ root_id: string }>('GET', `/v1/messages/${channelMsg.id}`, {
+        token: member.token,
+      });
+      expect(shown.body.root_id).toBe(openLeaf.id);
+    });
+
+    it('when the CC recipient asks from under an invisible parent, then root_id is that message’s own id, as MessageOutput shows it', async () => {
+      const res = await api.request('GET', `/v1/messages/${hiddenChild.id}/tree-ids`, { token: cc.token });
+      expect(res.body).toEqual({
+        root_id: hiddenChild.id,
+        ids: [root.id, hiddenChild.id, ccReply.id, openLeaf.id],
+      });
+      const shown = await api.request<{ root_id: string; parent_id: string | null }>(
+        'GET',
+        `/v1/messages/${hiddenChild.id}`,
+        { token: cc.token },
+      );
+      expect([shown.body.parent_id, shown.body.root_id]).toEqual([null, hiddenChild.id]);
     });
 
     it('when the message is invisible or missing, then the same 404; malformed is 422', async () => {

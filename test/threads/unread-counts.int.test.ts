@@ -131,7 +131,7 @@ describe('GET /v1/messages/unread', () => {
     expect(await unread(bob.token)).toMatchObject({ total_messages: 0, total_threads: 0, threads: [] });
   });
 
-  it('when the thread root is hidden from the reader, then its entry has no root_id but still counts the thread', async () => {
+  it('when the thread root is hidden from the reader, then its entry names the root the message shows (its own id under a hidden parent) and still counts the thread', async () => {
     const bob = await registerWriter(api);
     const root = await post(alice.token, { content: 'between alice and carol', recipients: [carol.tag] });
     const reply = await post(carol.token, {
@@ -141,7 +141,7 @@ describe('GET /v1/messages/unread', () => {
     });
     const counts = await unread(bob.token);
     expect(counts.threads).toEqual([
-      { root_id: null, unread_count: 1, latest_message_id: reply.id, latest_at: reply.timestamp },
+      { root_id: reply.id, unread_count: 1, latest_message_id: reply.id, latest_at: reply.timestamp },
     ]);
   });
 

@@ -347,7 +347,8 @@ describe('GET /v1/messages/history', () => {
 
     const page = await view(api, '/v1/messages/history', alice.token);
     expect(idsOf(page)).toEqual([aliceFirst.id]);
-    expect(page.messages[0]!.root_id).toBeNull();
+    // The root shown is the topmost ancestor alice sees, never the hidden one.
+    expect(page.messages[0]!.root_id).toBe(shared.id);
   });
 
   it('when no limit is given, then the default is 6', async () => {

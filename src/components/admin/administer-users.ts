@@ -8,6 +8,8 @@ import { AppError } from '../../platform/errors.js';
 import type { KeyCreated } from '../identity/identity.schemas.js';
 import { createApiKey } from '../identity/manage-api-keys.js';
 import { assertStrongPassword, hashPassword } from '../identity/passwords.js';
+import { findManagedSubject } from '../identity/identity-repository.js';
+import { OPERATOR } from '../users/managed-user-policy.js';
 import { toUserOutput, type UserRecord } from '../users/user-record.js';
 import { createUser, findUserByTag, listManagedUsers, setUserFields } from '../users/users-repository.js';
 import type { UserOutput } from '../users/users.schemas.js';
@@ -28,7 +30,9 @@ export async function updateUserGrants(
   if (input.has_api_access !== undefined) changes.has_api_access = input.has_api_access;
   const user = await setUserFields(ctx.db, uid, changes);
   if (!user) throw new AppError('user_not_found', 'No such user.');
-  return toUserOutput(user);
+  // An administrator is shown what anyone is: the context origin only of a bot it manages.
+  const manages = (await findManagedSubject(ctx.db, caller.uid, uid)) !== null;
+  return toUserOutput(user, { uid: caller.uid, manages });
 }
 
 /** Creates the admin named by SKEIN_ADMIN_TAG once; an existing account of that tag is left alone. */
@@ -74,7 +78,7 @@ export async function grantScopesByTag(
   const user = await assertUserByTag(ctx, tag);
   const granted = [...new Set([...user.scopes, ...scopes])];
   const updated = await setUserFields(ctx.db, user.uid, { scopes: granted });
-  return { user: toUserOutput(updated!), scopes: granted };
+  return { user: toUserOutput(updated!, OPERATOR), scopes: granted };
 }
 
 /**
@@ -87,7 +91,7 @@ export async function setApiAccessByTag(ctx: AppContext, tag: string, on: boolea
   const changed: UserOutput[] = [];
   for (const target of [user, ...managed]) {
     const updated = await setUserFields(ctx.db, target.uid, { has_api_access: on });
-    changed.push(toUserOutput(updated!));
+    changed.push(toUserOutput(updated!, OPERATOR));
   }
   return changed;
 }
@@ -133,5 +137,5 @@ export async function createBotWithKey(
   };
   const key = await createApiKey(ctx, botCaller, { label: 'created by npm run admin' });
   const lacking = VERIFIED_SCOPES.filter((scope) => !manager.scopes.includes(scope));
-  return { bot: toUserOutput(bot), key, lacking };
+  return { bot: toUserOutput(bot, OPERATOR), key, lacking };
 }

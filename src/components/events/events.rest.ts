@@ -87,8 +87,9 @@ export function mountEventRoutes(routes: RouteTable, ctx: AppContext): void {
       'and close with 4401 (not authenticated, or the credential ended), 4403 (`insufficient_scope`: no ' +
       'realtime.connect or messages.read; `api_access_required`; `csrf_rejected`: a cookie from another site), ' +
       '4400 (bad since or include_context), 4429 (you already hold ' +
-      'SKEIN_WS_MAX_SOCKETS_PER_USER sockets, default 20, here); 4008 closes a slow consumer (reconnect with ' +
-      'since), 1013 a database outage, 1001 a shutdown. A logout, a session or key revocation, a password ' +
+      'SKEIN_WS_MAX_SOCKETS_PER_USER sockets and subscriptions, default 20, on all instances together when they ' +
+      'share Redis); 4008 closes a slow consumer (reconnect with since; no single event is larger than ' +
+      'SKEIN_EVENT_MAX_BYTES, so resuming always makes progress), 1013 a database outage, 1001 a shutdown. A logout, a session or key revocation, a password ' +
       'change, a bot’s deactivation or deletion, a manager’s removal or an administrator’s change of scopes or ' +
       'API access closes the sockets opened with the credential it ends or narrows at once (4401 or 4403), on ' +
       'every instance, and no frame is sent on them after that change answered. The server pings every SKEIN_WS_HEARTBEAT_SECONDS ' +

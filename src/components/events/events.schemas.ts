@@ -18,10 +18,31 @@ export const EventMessageOutput = z
         '`added` and `channels` events: the conversation context of this message exactly as ' +
         '`GET /v1/messages/{message_id}/context` answers you with its default bounds (your starting context ' +
         'when you are a bot with a `context_origin_id`, the reply ancestors you may see from the root down, ' +
-        'then the message; `truncated` when the bounds cut anything). Absent otherwise.',
+        'then the message; `truncated` when the bounds cut anything). Absent otherwise, and also when the ' +
+        'event would pass its byte budget (`SKEIN_EVENT_MAX_BYTES`) even with only the message left in it: ' +
+        'read it then.',
     }),
+    content_truncated: z
+      .literal(true)
+      .optional()
+      .openapi({
+        description:
+          'Present only when the event would pass its byte budget (`SKEIN_EVENT_MAX_BYTES`, 256 KiB by default) ' +
+          'with every context cut: `content` was cut to fit, the longest contents first. ' +
+          '`GET /v1/messages/{message_id}` has it whole.',
+      }),
   })
   .openapi('EventMessage');
+
+/** `content.context_truncated`, on the events whose content has a `context`. */
+const ContextTruncated = z
+  .literal(true)
+  .optional()
+  .openapi({
+    description:
+      'Present only when ancestors were left out of `context` (the farthest first) to keep the event within its ' +
+      'byte budget (`SKEIN_EVENT_MAX_BYTES`, 256 KiB by default); `GET /v1/messages/{message_id}/context` has them.',
+  });
 
 /**
  * `include_context` on /v1/ws/v1: each new message of the frames carries `message_context`
@@ -40,7 +61,11 @@ export const NotificationEventOutput = z
   .object({
     type: z.enum(['sent', 'ping', 'added', 'channels']),
     recipient_uid: z.string(),
-    content: z.object({ messages: z.array(EventMessageOutput), context: z.array(EventMessageOutput) }),
+    content: z.object({
+      messages: z.array(EventMessageOutput),
+      context: z.array(EventMessageOutput),
+      context_truncated: ContextTruncated,
+    }),
   })
   .openapi('NotificationEvent', {
     description:
@@ -49,7 +74,10 @@ export const NotificationEventOutput = z
       'added to a channel you belong to). `content.messages` lists only messages you can see, never your own ' +
       '(except in a ping); `content.context` holds up to 10 ancestors of the first message that you can see, root ' +
       'first; `parent_id` is null where you cannot see the parent. Built from the messages as they are when it is ' +
-      'handed out: a message deleted or hidden from you since is left out, and an event left with nothing is not sent.',
+      'handed out: a message deleted or hidden from you since is left out, and an event left with nothing is not sent. ' +
+      'No event passes `SKEIN_EVENT_MAX_BYTES` of JSON (256 KiB by default): beyond it, the ancestors of ' +
+      '`content.context` go first (`context_truncated`), then entries of each `message_context` (its `truncated`), ' +
+      'then contents (`content_truncated`).',
   });
 
 export const MessageChangeOutput = z.enum([
@@ -71,6 +99,7 @@ export const MessageUpdatedEventOutput = z
     content: z.object({
       messages: z.array(EventMessageOutput),
       context: z.array(EventMessageOutput),
+      context_truncated: ContextTruncated,
       changes: z.array(MessageChangeOutput),
     }),
   })

@@ -3,14 +3,17 @@
 // deactivation or deletion, a manager's removal or an administrator's change of scopes or API access
 // reaches open sockets at once, not at their next heartbeat.
 //
-// How: every such write empties the session cache, here before it answers and on every other
-// instance when Redis brings the news (session-cache.ts); each emptying bumps the cache's generation.
-// A credential judged at generation g is current while the generation is still g. When it moves,
-// every open socket's credential is judged again at once (its reads gathered into one statement per
-// thousand sockets, credential-reads.ts), and until that judgement answers no notification frame
-// leaves: both transports ask `mayDeliver()` right before each send. A credential that fails ends
-// its socket with the refusal's close code and reason (4401, 4403, or 1013 when the database could
-// not answer; the client reconnects with since and loses nothing).
+// How: every such write drops the records of the accounts it concerns from the session cache, here
+// before it answers and on every other instance when Redis brings the news (session-cache.ts), and
+// notes that change against those accounts. A credential judged at the cache's generation g is
+// current while no change concerning its account (or the manager it acts for) was heard after g: a
+// profile edit or any write that names other accounts leaves it current (security review
+// 2026-12-02, finding 1). When a change concerns it, it is judged again at once (the reads of the
+// sockets concerned gathered into one statement per thousand, credential-reads.ts), and until that
+// judgement answers no notification frame leaves: both transports ask `mayDeliver()` right before
+// each send. A credential that fails ends its socket with the refusal's close code and reason (4401,
+// 4403, or 1013 when the database could not answer; the client reconnects with since and loses
+// nothing).
 //
 // What a socket needs is said here once: realtime.connect to connect at all, and messages.read,
 // because every frame carries message content (as GET /v1/notifications needs it).
@@ -18,6 +21,7 @@ import type { Caller, Credentials } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
 import { gatheredReads, type CredentialReads } from '../identity/credential-reads.js';
+import { concerns, type ChangedAccounts } from '../identity/session-cache.js';
 import { authenticate } from '../identity/sessions.js';
 import { SocketRefusal, refusalFor } from './realtime-auth.js';
 import { CLOSE_CODES, realtimeSettings } from './realtime-settings.js';
@@ -106,7 +110,16 @@ export class LiveCredential {
 
   /** No change that could affect the credential happened since it was judged. */
   get current(): boolean {
-    return this.refusal === null && !this.closed && this.judgedAt === this.ctx.sessions.generation;
+    return (
+      this.refusal === null &&
+      !this.closed &&
+      !this.ctx.sessions.changedSince(this.judgedAt, [this.caller.uid, this.caller.actingManagerUid])
+    );
+  }
+
+  /** Whether a change of these accounts may have changed this credential. */
+  concernedBy(changed: ChangedAccounts): boolean {
+    return concerns(changed, this.caller.uid, this.caller.actingManagerUid);
   }
 
   /**
@@ -163,7 +176,7 @@ export class LiveCredential {
   }
 }
 
-/** Open live credentials per service instance; each emptying of the session cache re-judges them all. */
+/** Open live credentials per service instance; a change re-judges those it concerns. */
 const open = new WeakMap<AppContext, Set<LiveCredential>>();
 
 function openCredentials(ctx: AppContext): Set<LiveCredential> {
@@ -174,8 +187,8 @@ function openCredentials(ctx: AppContext): Set<LiveCredential> {
     open.set(ctx, created);
     // Judged at once rather than at the next frame, so a revoked socket closes without waiting for
     // something to send (and the next frame of one still good does not wait for the read).
-    ctx.sessions.onInvalidate(() => {
-      for (const live of created) void live.mayDeliver();
+    ctx.sessions.onInvalidate((changed) => {
+      for (const live of created) if (live.concernedBy(changed)) void live.mayDeliver();
     });
   }
   return credentials;

@@ -16,6 +16,8 @@ export interface EventMessage {
    * asked for it (message-contexts.ts); absent otherwise.
    */
   message_context?: MessageContext;
+  /** Present (true) only when the content was cut to fit the event's byte budget (event-budget.ts). */
+  content_truncated?: true;
 }
 
 /** The spec's webhook payload (sent, ping, added, channels). */
@@ -26,6 +28,11 @@ export interface NotificationEvent {
     messages: EventMessage[];
     /** Ancestors of the first message that the recipient can see, root first (may be empty). */
     context: EventMessage[];
+    /**
+     * Present (true) only when ancestors were left out of `context` to fit the event's byte budget,
+     * the farthest first (event-budget.ts); the context read has them all.
+     */
+    context_truncated?: true;
   };
 }
 
@@ -33,7 +40,12 @@ export interface NotificationEvent {
 export interface MessageUpdatedEvent {
   type: 'message.updated';
   recipient_uid: string;
-  content: { messages: EventMessage[]; context: EventMessage[]; changes: MessageChange[] };
+  content: {
+    messages: EventMessage[];
+    context: EventMessage[];
+    context_truncated?: true;
+    changes: MessageChange[];
+  };
 }
 
 /** Messages the recipient could see were deleted (sockets and subscriptions only). */

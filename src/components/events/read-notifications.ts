@@ -4,8 +4,9 @@
 import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
-import { decodeCursor, encodeCursor, type LoggedEvent } from '../event-log/event-log.js';
+import { decodeCursor, encodeCursor } from '../event-log/event-log.js';
 import { listEventsForUser, readHead } from '../event-log/event-log-repository.js';
+import { eventBytes, withinBudget } from './event-budget.js';
 import { ChangeFilter, deliverEvent } from './event-payloads.js';
 import type { DeliveredEvent } from './notification-event.js';
 
@@ -22,16 +23,35 @@ export async function readNotifications(
   const page = await listEventsForUser(ctx.db, caller.uid, after, upto, query.limit + 1);
   const shown = page.slice(0, query.limit);
   const changes = new ChangeFilter();
-  const delivered = await Promise.all(
-    shown
-      .map((event) => changes.unseenPart(event))
-      .filter((event): event is LoggedEvent => event !== null)
-      .map((event) => deliverEvent(ctx, caller.uid, event)),
+  const built = await Promise.all(
+    shown.map((event) => {
+      const unseen = changes.unseenPart(event);
+      return unseen ? deliverEvent(ctx, caller.uid, unseen) : Promise.resolve(null);
+    }),
   );
-  const last = page.length > query.limit ? shown[shown.length - 1]!.seq : Math.max(after, upto);
-  return {
-    notifications: delivered.filter((d): d is DeliveredEvent => d !== null),
-    cursor: encodeCursor(last),
-    has_more: page.length > query.limit,
-  };
+  // Each event within the event budget, and the page within a few of them: a page that would pass
+  // it ends early (its cursor after the last event it holds, has_more true), but never before its
+  // first event, so a client paging on from any cursor always makes progress.
+  const budget = ctx.config.realtime.eventMaxBytes;
+  const notifications: DeliveredEvent[] = [];
+  let bytes = 0;
+  let end = shown.length;
+  for (let i = 0; i < shown.length; i++) {
+    const delivered = built[i];
+    if (!delivered) continue;
+    const fitted = { ...delivered, event: withinBudget(delivered.event, budget) };
+    bytes += eventBytes(fitted.event);
+    if (notifications.length > 0 && bytes > PAGE_BUDGET_EVENTS * budget) {
+      end = i;
+      break;
+    }
+    notifications.push(fitted);
+  }
+  const cutShort = end < shown.length;
+  const more = cutShort || page.length > query.limit;
+  const last = more ? shown[end - 1]!.seq : Math.max(after, upto);
+  return { notifications, cursor: encodeCursor(last), has_more: more };
 }
+
+/** A page of notifications holds at most this many events' budgets of JSON. */
+const PAGE_BUDGET_EVENTS = 4;

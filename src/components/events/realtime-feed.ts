@@ -12,7 +12,6 @@
 // silently.
 import type { Caller } from '../../platform/auth/caller.js';
 import type { AppContext } from '../../platform/context.js';
-import { AppError } from '../../platform/errors.js';
 import { encodeCursor, type LoggedEvent } from '../event-log/event-log.js';
 import { listEventsForUser } from '../event-log/event-log-repository.js';
 import type { EventListener } from '../event-log/event-router.js';
@@ -25,6 +24,7 @@ import {
   type SharedJudgement,
 } from './event-payloads.js';
 import { listMemberships } from './events-repository.js';
+import { admitFeed } from './feed-ceilings.js';
 import { assertMayListen } from './live-credential.js';
 import type { DeliveredEvent } from './notification-event.js';
 
@@ -63,14 +63,9 @@ export interface NotificationFeed extends AsyncIterable<DeliveredEvent> {
 }
 
 /**
- * Open feeds on this instance per user and per client address (security finding #12: one account,
- * or one address with many accounts, holding unbounded sockets, each a send per notification).
- */
-const openFeeds = new WeakMap<AppContext, { byUser: Map<string, number>; byAddress: Map<string, number> }>();
-
-/**
  * Opens the caller's feed. Needs realtime.connect and messages.read; refused with 429 when the user already holds
- * SKEIN_WS_MAX_SOCKETS_PER_USER feeds here, or the address SKEIN_WS_MAX_SOCKETS_PER_ADDRESS. A
+ * SKEIN_WS_MAX_SOCKETS_PER_USER feeds (on all instances with Redis), or the address
+ * SKEIN_WS_MAX_SOCKETS_PER_ADDRESS here (feed-ceilings.ts). A
  * `since` beyond the head counts as the head (the cursor came from elsewhere; honouring it would
  * hide the next events).
  */
@@ -80,34 +75,12 @@ export async function followNotifications(
   options: FeedOptions,
 ): Promise<NotificationFeed> {
   assertMayListen(caller);
-  const counts = openFeeds.get(ctx) ?? {
-    byUser: new Map<string, number>(),
-    byAddress: new Map<string, number>(),
-  };
-  openFeeds.set(ctx, counts);
-  const { maxSocketsPerUser, maxSocketsPerAddress } = ctx.config.realtime;
-  const byUser = counts.byUser.get(caller.uid) ?? 0;
-  if (byUser >= maxSocketsPerUser) {
-    throw new AppError(
-      'rate_limited',
-      `You already have ${byUser} live connections here; close one before opening another.`,
-    );
-  }
-  const byAddress = counts.byAddress.get(options.address) ?? 0;
-  if (byAddress >= maxSocketsPerAddress) {
-    throw new AppError(
-      'rate_limited',
-      `Your address already has ${byAddress} live connections here; close one before opening another.`,
-    );
-  }
-  counts.byUser.set(caller.uid, byUser + 1);
-  counts.byAddress.set(options.address, byAddress + 1);
+  const release = await admitFeed(ctx, caller.uid, options.address);
   ctx.metrics.openFeeds.inc();
   judgeChannelEventsAhead(ctx);
   const feed = new LogFeed(ctx, caller.uid, options.onOverflow, () => {
     ctx.metrics.openFeeds.dec();
-    release(counts.byUser, caller.uid);
-    release(counts.byAddress, options.address);
+    release();
   });
   try {
     await feed.start(options.since);
@@ -116,12 +89,6 @@ export async function followNotifications(
     feed.close();
     throw error;
   }
-}
-
-function release(counts: Map<string, number>, key: string): void {
-  const now = (counts.get(key) ?? 1) - 1;
-  if (now > 0) counts.set(key, now);
-  else counts.delete(key);
 }
 
 /** A live event taken out of the queue: being judged with its channel's other feeds, or judged. */

@@ -10,7 +10,8 @@
 //     limits, cookies and CSRF checks live. Documents pass the same limits as over HTTP (graphql-armor
 //     depth, cost, aliases, directives; graphql-js's token limit).
 //   - Errors keep their REST code and status in extensions; unexpected ones are masked and logged.
-//   - Heartbeats and credential re-checks as for /v1/ws/v1 (realtime-heartbeat.ts).
+//   - Heartbeats and credential re-checks as for /v1/ws/v1 (realtime-heartbeat.ts); the same
+//     slow-consumer close (4008), and every event within SKEIN_EVENT_MAX_BYTES (event-budget.ts).
 import {
   GraphQLError,
   OperationTypeNode,
@@ -37,6 +38,7 @@ import {
   assertSameOriginCookie,
   connectionParamsCredentials,
   refusalFor,
+  slowConsumer,
   upgradeCredentials,
   type SocketRefusal,
 } from './realtime-auth.js';
@@ -143,7 +145,15 @@ export function createGraphQLSocketServer(ctx: AppContext, schema: GraphQLSchema
       },
       // graphql-ws sends right after this answers; a refused credential has closed the socket by
       // then, and a closed socket is sent nothing.
+      // A socket holding more than SKEIN_WS_MAX_BUFFERED_BYTES unsent is a slow consumer, closed with
+      // 4008 as /v1/ws/v1 closes one (each subscription waits for its frame to be written before
+      // taking the next, so only many subscriptions of a client that stopped reading get here).
       onNext: async (connection, _id, _payload, _args, result) => {
+        const { socket } = connection.extra;
+        if (socket.bufferedAmount > realtimeSettings(ctx.config).maxBufferedBytes) {
+          closeWith(socket, slowConsumer());
+          return undefined;
+        }
         const live = connection.extra.live;
         if (live && !live.current) await live.mayDeliver();
         return result.errors

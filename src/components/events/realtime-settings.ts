@@ -24,7 +24,10 @@ export const CLOSE_CODES = {
   forbidden: 4403,
   /** Too far behind: reconnect with ?since=<last cursor received>. */
   slowConsumer: 4008,
-  /** The user already holds SKEIN_WS_MAX_SOCKETS_PER_USER sockets on this instance. */
+  /**
+   * The user already holds SKEIN_WS_MAX_SOCKETS_PER_USER sockets and subscriptions (on all instances
+   * sharing Redis, feed-ceilings.ts), or the address SKEIN_WS_MAX_SOCKETS_PER_ADDRESS here.
+   */
   tooManySockets: 4429,
   /** The server is shutting down; reconnect (elsewhere) with since. */
   goingAway: 1001,

@@ -9,6 +9,7 @@ import type { AppContext } from '../../platform/context.js';
 import type { GraphQLContext } from '../../platform/graphql/graphql-context.js';
 import { args, callerOf } from '../../platform/graphql/resolver-helpers.js';
 import { decodeCursor } from '../event-log/event-log.js';
+import { withinBudget } from './event-budget.js';
 import { withMessageContexts } from './message-contexts.js';
 import type { DeliveredEvent } from './notification-event.js';
 import { followNotifications, type NotificationFeed } from './realtime-feed.js';
@@ -30,7 +31,10 @@ export const realtimeResolvers: IResolvers<unknown, GraphQLContext> = {
         const feed = await followNotifications(context.app, caller, { since: after, address: context.ip });
         return include_context === true ? withContexts(context.app, caller, feed) : feed;
       },
-      resolve: (delivered: DeliveredEvent) => delivered,
+      resolve: (delivered: DeliveredEvent, _args: unknown, context: GraphQLContext) => ({
+        ...delivered,
+        event: withinBudget(delivered.event, context.app.config.realtime.eventMaxBytes),
+      }),
     },
   },
 };
@@ -51,7 +55,7 @@ function withContexts(
       for (;;) {
         const delivered = await feed.next();
         if (delivered === null) return { done: true, value: undefined };
-        const event = await withMessageContexts(ctx, caller, delivered.event);
+        const event = await withMessageContexts(ctx, caller, delivered.event, delivered.id);
         if (event) return { done: false, value: { ...delivered, event } };
       }
     },

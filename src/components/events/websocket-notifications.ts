@@ -16,12 +16,14 @@
 // change, deactivation, an administrator's change) closes it at once, and no frame leaves after the
 // change answered (live-credential.ts).
 // A client resumes after any close by reconnecting with since = the last cursor it received (or
-// the ready frame's cursor when it received none).
+// the ready frame's cursor when it received none). No frame is larger than SKEIN_EVENT_MAX_BYTES
+// (event-budget.ts), at most half of what a socket may buffer, so a resume always makes progress.
 import type { RawData, WebSocket } from 'ws';
 import type { AppContext } from '../../platform/context.js';
 import { validationError } from '../../platform/errors.js';
 import { decodeCursor } from '../event-log/event-log.js';
 import { IncludeContextFlag } from './events.schemas.js';
+import { withinBudget } from './event-budget.js';
 import type { LiveCredential } from './live-credential.js';
 import { refusalFor, slowConsumer, type SocketRefusal } from './realtime-auth.js';
 import type { ClientEvent } from './notification-event.js';
@@ -95,7 +97,7 @@ export function serveNotificationSocket(
       if (delivered === null || ended) return;
       // Read before the credential check below, so that check is the last step before the send.
       const event = includeContext
-        ? await withMessageContexts(ctx, live.caller, delivered.event)
+        ? await withMessageContexts(ctx, live.caller, delivered.event, delivered.id)
         : delivered.event;
       if (ended) return;
       // After a change to some credential, nothing leaves until this one is judged again.
@@ -103,7 +105,7 @@ export function serveNotificationSocket(
       // Every message of it became invisible while its context was read: passed over, as any event
       // that shows nothing.
       if (event === null) continue;
-      sendText(notificationText(delivered.cursor, event));
+      sendText(notificationText(delivered.cursor, withinBudget(event, settings.eventMaxBytes)));
       // Backpressure: take no more from the feed until the socket has flushed most of what it holds.
       // Meanwhile live notifications wait in the feed, which calls a client that falls too far
       // behind a slow consumer; a client that stops reading altogether misses its pongs.
@@ -155,7 +157,7 @@ export function serveNotificationSocket(
         opened.pushTo((delivered) => {
           // Not current: next() hands it out, and the pump waits for the judgement.
           if (ended || !live.current || ws.bufferedAmount > softLimit) return false;
-          sendText(notificationText(delivered.cursor, delivered.event));
+          sendText(notificationText(delivered.cursor, withinBudget(delivered.event, settings.eventMaxBytes)));
           return true;
         });
       return pump(opened);

@@ -57,7 +57,7 @@ export async function returnFromActAs(
   if (!backupToken) throw new AppError('invalid_session', 'There is no manager session to return to.');
   const manager = await callerFromSessionToken(ctx, backupToken);
   if (current?.sessionId && current.actingManagerUid === manager.uid) {
-    await repo.revokeSession(ctx.db, current.sessionId);
+    await repo.revokeSession(ctx.db, current.uid, current.sessionId);
   }
   const found = await repo.findSession(ctx.db, manager.sessionId!);
   const expiresAt = found!.session.expires_at;

@@ -200,11 +200,13 @@ export async function createSession(source: Source, session: NewSession): Promis
 
 export async function refreshSession(
   db: Database,
+  uid: string,
   sessionId: string,
   expiresAt: string,
   repairedPermissions: Scope[],
 ): Promise<{ permissions: Scope[]; expires_at: string } | null> {
   const rows = await db.write('identity/refresh-session', {
+    uid,
     session_id: sessionId,
     expires_at: expiresAt,
     repaired_permissions: repairedPermissions,
@@ -212,8 +214,15 @@ export async function refreshSession(
   return (rows[0] as { permissions: Scope[]; expires_at: string } | undefined) ?? null;
 }
 
-export async function revokeSession(db: Database, sessionId: string): Promise<void> {
-  await db.write('identity/revoke-session', { session_id: sessionId, now: now() });
+/** Revokes the session of the user `uid` (the owner names whose credentials change). */
+export async function revokeSession(db: Database, uid: string, sessionId: string): Promise<void> {
+  await db.write('identity/revoke-session', { uid, session_id: sessionId, now: now() });
+}
+
+/** The accounts these accounts manage, directly or through accounts they manage. */
+export async function findManagedUids(db: Database, uids: readonly string[]): Promise<string[]> {
+  const rows = await db.read('identity/find-managed-uids', { uids });
+  return (rows[0]?.uids as string[] | undefined) ?? [];
 }
 
 export async function revokeUserSessions(

@@ -18,7 +18,7 @@ export async function logOut(
     if (!token) continue;
     // Checking the whole token (secret included) means a session id alone cannot end a session.
     const caller = await callerFromSessionToken(ctx, token).catch(() => null);
-    if (caller?.sessionId) await repo.revokeSession(ctx.db, caller.sessionId);
+    if (caller?.sessionId) await repo.revokeSession(ctx.db, caller.uid, caller.sessionId);
   }
   return { logged_out: true };
 }

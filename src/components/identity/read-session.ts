@@ -41,7 +41,7 @@ export async function refreshSession(ctx: AppContext, caller: Caller): Promise<M
   const repaired = intersectScopes(found.session.requested, found.key?.scopes_cap ?? null, found.user.scopes);
   // A delegated session is refreshed up to its parent's expiry, never past it.
   const { expiresIn, expiresAt } = sessionExpiry(ctx, found.parent?.expires_at ?? null);
-  const refreshed = await repo.refreshSession(ctx.db, sessionId, expiresAt, repaired);
+  const refreshed = await repo.refreshSession(ctx.db, caller.uid, sessionId, expiresAt, repaired);
   if (!refreshed) throw new AppError('invalid_session', 'The session is invalid or has expired.');
   return {
     session_id: sessionId,

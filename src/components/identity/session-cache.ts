@@ -3,51 +3,35 @@
 // lookup was a third of a read by id. Every check a session token passes still runs on each
 // request (secret hash, revocation, expiry), on the cached record.
 //
-// A cached record must never outlive a change to what it holds. Any committed write that ran a
-// statement able to change a session, a user's grant or an API key (AUTH_STATEMENTS) empties the
-// cache of this instance at once, and of every other instance through Redis when REDIS_URL is set
-// (InvalidationBus, channel `skein:auth`); before a cached record answers, the instance makes sure it has heard every
-// invalidation published before the request (caughtUp). A lookup that was already running when the
-// cache was emptied does not store its (possibly older) answer: each lookup notes the cache's
-// generation before it reads and stores only if no emptying happened since. Should Redis lose the
-// news, TTL_MS bounds how long another instance may still accept a revoked session.
+// A cached record must never outlive a change to what it holds. A committed write that changes
+// what some accounts' credentials may do (credential-writes.ts says which writes, and whose) drops
+// those accounts' records here at once, and on every other instance through Redis when REDIS_URL is
+// set (InvalidationBus, channel `skein:auth`, the uids as a JSON list, or `*` for everyone); the
+// accounts named include every account they manage, whose grant follows theirs. Before a cached
+// record answers, the instance makes sure it has heard every invalidation published before the
+// request (caughtUp). A lookup that was already running when records were dropped does not store its
+// (possibly older) answer: each lookup notes the cache's generation before it reads and stores only if
+// nothing was dropped since. Should Redis lose the news, TTL_MS bounds how long another instance may
+// still accept a revoked session.
 //
-// A record past half its time to live still answers, and is read again behind that answer (once at a
-// time), so a client that keeps making requests does not pay the round trip every TTL_MS: a bot
-// posting every second or two lost 3-9 ms on every third post to it (2026-11-28). The bound holds:
-// a record answers only within TTL_MS of the read that stored it.
 import type { Config } from '../../platform/config.js';
 import type { Logger } from '../../platform/logger.js';
-import { createInvalidationBus, type InvalidationBus } from '../../platform/invalidation-bus.js';
+import { createInvalidationBus, EVERYTHING, type InvalidationBus } from '../../platform/invalidation-bus.js';
 import type { Database } from '../../platform/neo4j/database.js';
-import type { FoundSession } from './identity-repository.js';
+import { credentialOwners } from './credential-writes.js';
+import { findManagedUids, type FoundSession } from './identity-repository.js';
 
 const TTL_MS = 5_000;
 const MAX_ENTRIES = 20_000;
 
-/** Statement folders whose writes can change what a session grants. */
-const AUTH_AREAS = ['identity/', 'users/', 'contacts/'];
-/** Writes in those folders that cannot change any cached record (they only add new things). */
-const HARMLESS = new Set([
-  'identity/create-session',
-  'identity/create-api-key',
-  'identity/touch-api-keys',
-  // Only last_used_at, which no check reads and the session list reads from the database.
-  'identity/touch-sessions',
-  'users/create-user',
-  // Challenges of emailed codes and contact verification, which no credential check reads: asking
-  // for a code and trying a wrong one (anonymous, security review 2026-11-28 #7) empty nothing. A
-  // right code's own change (a verified contact, a new password) comes with statements that do.
-  'contacts/save-challenge',
-  'contacts/lock-challenge',
-  'contacts/count-wrong-try',
-  'contacts/delete-challenge',
-  'contacts/use-challenge',
-]);
+/**
+ * The accounts whose credentials changed, or null for every account (a write that could not say,
+ * a schema change, or a subscriber that was away from Redis and may have missed news).
+ */
+export type ChangedAccounts = ReadonlySet<string> | null;
 
-export function changesAuth(statement: string): boolean {
-  return AUTH_AREAS.some((area) => statement.startsWith(area)) && !HARMLESS.has(statement);
-}
+/** More accounts than this remembered with their last change: forget them, as a change of everyone. */
+const MAX_CHANGED_ACCOUNTS = 50_000;
 
 interface Entry {
   found: FoundSession;
@@ -58,8 +42,13 @@ interface Entry {
 
 export class SessionCache {
   private readonly entries = new Map<string, Entry>();
-  private emptied = 0;
-  private readonly invalidationListeners: (() => void)[] = [];
+  /** Counts the changes heard; a judgement notes it (generation) to learn later what changed since. */
+  private changes = 0;
+  /** The change that last concerned every account. */
+  private everyoneChangedAt = 0;
+  /** The change that last concerned each account named since then. */
+  private readonly accountChangedAt = new Map<string, number>();
+  private readonly invalidationListeners: ((changed: ChangedAccounts) => void)[] = [];
   /**
    * Drops the records that can no longer answer. Without it they stayed until an auth write emptied
    * the cache: 10,000 sockets' handshakes left 10,000 records (about 0.7 KiB each) on the heap.
@@ -78,9 +67,11 @@ export class SessionCache {
   static async start(config: Config, db: Database, log: Logger, ttlMs = TTL_MS): Promise<SessionCache> {
     const bus = await createInvalidationBus(config, log, 'skein:auth', 'auth');
     const cache = new SessionCache(bus, ttlMs);
-    bus.subscribe(() => cache.clearLocal());
-    db.onCommit(async ({ statements }) => {
-      if ([...statements].some(changesAuth)) await cache.invalidateEverywhere();
+    bus.subscribe((what) => cache.clearLocal(parseChanged(what)));
+    db.onCommit(async ({ runs }) => {
+      const owners = credentialOwners(runs);
+      if (owners === 'everyone') await cache.invalidateEverywhere();
+      else if (owners.length > 0) await cache.invalidateEverywhere(await withManaged(db, owners));
     });
     return cache;
   }
@@ -109,9 +100,9 @@ export class SessionCache {
     sessionId: string,
     load: () => Promise<FoundSession | null>,
   ): Promise<FoundSession | null> {
-    const generation = this.emptied;
+    const generation = this.changes;
     const found = await load();
-    if (generation === this.emptied) {
+    if (generation === this.changes) {
       // Unknown ids are not kept: nobody could fill the cache with made-up tokens. A record read
       // again and gone (its session ended) goes.
       if (!found) this.entries.delete(sessionId);
@@ -123,31 +114,51 @@ export class SessionCache {
     return found;
   }
 
-  /** Empties this instance's cache now and tells the others (the write answers after that). */
-  async invalidateEverywhere(): Promise<void> {
-    this.clearLocal();
-    await this.bus.publish();
+  /**
+   * Drops the records of these accounts (of every account without `changed`) here now and tells the
+   * other instances (the write answers after that).
+   */
+  async invalidateEverywhere(changed: ReadonlySet<string> | null = null): Promise<void> {
+    this.clearLocal(changed);
+    await this.bus.publish(changed === null ? EVERYTHING : JSON.stringify([...changed]));
   }
 
-  private clearLocal(): void {
-    this.emptied++;
-    this.entries.clear();
-    for (const listener of this.invalidationListeners) listener();
+  private clearLocal(changed: ChangedAccounts): void {
+    const change = ++this.changes;
+    if (changed === null || this.accountChangedAt.size + changed.size > MAX_CHANGED_ACCOUNTS) {
+      this.everyoneChangedAt = change;
+      this.accountChangedAt.clear();
+      this.entries.clear();
+    } else {
+      for (const uid of changed) this.accountChangedAt.set(uid, change);
+      for (const [sessionId, { found }] of this.entries) {
+        if (concerns(changed, found.user.uid, found.session.acting_manager_uid))
+          this.entries.delete(sessionId);
+      }
+    }
+    for (const listener of this.invalidationListeners) listener(changed === null ? null : changed);
   }
 
   /**
-   * How many times this instance's cache was emptied: a credential judged when it was `g` may have
-   * changed since if it is no longer `g` (open sockets re-check theirs, live-credential.ts).
+   * Where this instance stands in the changes it heard: a credential judged at `g` may have changed
+   * since when changedSince(g, …) says so (open sockets re-check theirs, live-credential.ts).
    */
   get generation(): number {
-    return this.emptied;
+    return this.changes;
+  }
+
+  /** Whether a change concerning any of these accounts was heard after generation `judgedAt`. */
+  changedSince(judgedAt: number, accounts: readonly (string | null)[]): boolean {
+    if (this.everyoneChangedAt > judgedAt) return true;
+    return accounts.some((uid) => uid !== null && (this.accountChangedAt.get(uid) ?? 0) > judgedAt);
   }
 
   /**
-   * Calls `listener` each time the cache is emptied here: after a local write that may change a
-   * credential (before that write answers) and when another instance's news arrives through Redis.
+   * Calls `listener` with the accounts concerned (null: every account) each time records are dropped
+   * here: after a local write that changes a credential (before that write answers) and when another
+   * instance's news arrives through Redis.
    */
-  onInvalidate(listener: () => void): void {
+  onInvalidate(listener: (changed: ChangedAccounts) => void): void {
     this.invalidationListeners.push(listener);
   }
 
@@ -167,4 +178,26 @@ export class SessionCache {
     clearInterval(this.sweeper);
     await this.bus.close();
   }
+}
+
+/** Whether a change of these accounts concerns the credential of `uid` (acting for it: `actingManagerUid`). */
+export function concerns(changed: ChangedAccounts, uid: string, actingManagerUid: string | null): boolean {
+  return changed === null || changed.has(uid) || (actingManagerUid !== null && changed.has(actingManagerUid));
+}
+
+/** The named accounts and every account they manage, directly or through managed accounts. */
+async function withManaged(db: Database, uids: readonly string[]): Promise<ReadonlySet<string>> {
+  return new Set([...uids, ...(await findManagedUids(db, uids))]);
+}
+
+/** What another instance published: a JSON list of uids, or anything else for everyone. */
+function parseChanged(what: string): ChangedAccounts {
+  if (what === EVERYTHING) return null;
+  try {
+    const uids: unknown = JSON.parse(what);
+    if (Array.isArray(uids) && uids.every((uid) => typeof uid === 'string')) return new Set(uids);
+  } catch {
+    // Not ours to read: forget everything, to be safe.
+  }
+  return null;
 }

@@ -190,8 +190,8 @@ function dueForTouch(lastUsedAt: string | null): boolean {
 /**
  * Notes that a request presented the session. The record may be the session cache's, so it takes
  * the new time at once and the requests that follow on this instance do not write again; the write
- * is one the cache ignores (session-cache.ts, HARMLESS), or every touch would empty every
- * instance's cache.
+ * changes no credential (credential-writes.ts), or every touch would drop the user's records on
+ * every instance.
  */
 function noteSessionUse(ctx: AppContext, session: repo.SessionRecord): void {
   if (!dueForTouch(session.last_used_at)) return;

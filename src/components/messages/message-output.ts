@@ -2,7 +2,9 @@
 // MessageOutput: neighbour ids keep only those the viewer may see, ordered as the API promises.
 // The query judged every listed neighbour outside the hydrated ids, and named the parents and roots
 // that are not rows themselves and that the viewer may see (visible_lineage); a neighbour among the
-// hydrated ids is visible exactly when it came back as a row of its own.
+// hydrated ids is visible exactly when it came back as a row of its own. root_id follows the rule of
+// cypher/fragments/shown-root.cypher from those judgments, with the walked tops (visible_tops) for the
+// rows whose parent the viewer sees and whose stored root it does not.
 import type { MessageOutput, ReactionCount } from './messages.schemas.js';
 
 /**
@@ -86,6 +88,20 @@ type Visible = (id: string) => boolean;
 interface Sight {
   listed: Visible;
   lineage: Visible;
+  /** The topmost ancestor reached through visible parents, for the rows the query walked up from. */
+  top: (id: string) => string | undefined;
+}
+
+/**
+ * The root a row shows (cypher/fragments/shown-root.cypher): its own id when the viewer sees it as
+ * a root (no parent, or one it may not see), as a real root shows; else the stored root when
+ * visible; else the top the query walked up to. Never null, so that it tells nothing of a hidden
+ * ancestor.
+ */
+function shownRoot(id: string, shownParentId: string | null, rootId: string | null, sight: Sight): string {
+  if (shownParentId === null) return id;
+  if (rootId !== null && sight.lineage(rootId)) return rootId;
+  return sight.top(id) ?? id;
 }
 
 /** Visible neighbour ids, oldest first (ties by id), each once. */
@@ -136,6 +152,7 @@ function toMessageOutput(row: HydratedRow, sight: Sight, publicUrl: string): Mes
   const stitchChildIds = visibleIds(stitchChildren, sight.listed);
   // reply_order and default_outgoing name children; a child deleted or invisible drops out.
   const children = new Set([...replyIds, ...stitchChildIds]);
+  const shownParentId = parentId !== null && sight.lineage(parentId) ? parentId : null;
   return {
     id,
     content,
@@ -144,8 +161,8 @@ function toMessageOutput(row: HydratedRow, sight: Sight, publicUrl: string): Mes
     timestamp: isoOf(createdMs),
     edited_at: editedMs === null ? null : isoOf(editedMs),
     author: { uid: authorUid, user_tag: authorTag },
-    parent_id: parentId !== null && sight.lineage(parentId) ? parentId : null,
-    root_id: rootId !== null && sight.lineage(rootId) ? rootId : null,
+    parent_id: shownParentId,
+    root_id: shownRoot(id, shownParentId, rootId, sight),
     recipients: [...recipients]
       .sort(byAddedThenUid)
       .map(([uid, userTag, recipientPublic, addedBy, readMs]) => ({
@@ -181,11 +198,16 @@ function toMessageOutput(row: HydratedRow, sight: Sight, publicUrl: string): Mes
   };
 }
 
-/** A hydrate answer: hydrate.cypher's record, or write-post.cypher's `written` and `visible_lineage`. */
+/**
+ * A hydrate answer: hydrate.cypher's record, or write-post.cypher's `written`, `visible_lineage`
+ * and `visible_tops`.
+ */
 export interface HydrateAnswer {
   rows: HydratedRow[];
   /** The parents and roots that are not rows themselves and that the viewer may see. */
   visibleLineage: string[];
+  /** [row id, top id] for the rows whose parent the viewer sees and whose stored root it does not. */
+  visibleTops: [id: string, top: string][];
 }
 
 /** Every message of a hydrate answer for `requested` ids, keyed by id. */
@@ -197,9 +219,11 @@ export function messagesOfHydrateAnswer(
   const returned = new Set(answer.rows.map(([[id]]) => id));
   const asked = new Set(requested);
   const lineage = new Set(answer.visibleLineage);
+  const tops = new Map(answer.visibleTops);
   const sight: Sight = {
     listed: (id) => returned.has(id) || !asked.has(id),
     lineage: (id) => returned.has(id) || lineage.has(id),
+    top: (id) => tops.get(id),
   };
   return new Map(answer.rows.map((row) => [row[0][0], toMessageOutput(row, sight, publicUrl)]));
 }

@@ -37,6 +37,7 @@ function hydrateAnswerOf(record: Row | undefined): HydrateAnswer {
   return {
     rows: (record?.rows as HydratedRow[] | undefined) ?? [],
     visibleLineage: (record?.visible_lineage as string[] | undefined) ?? [],
+    visibleTops: (record?.visible_tops as [string, string][] | undefined) ?? [],
   };
 }
 
@@ -202,7 +203,11 @@ export async function writePost(
         ),
       ),
       messages: messagesOfHydrateAnswer(
-        hydrateAnswerOf({ rows: row?.written, visible_lineage: row?.visible_lineage }),
+        hydrateAnswerOf({
+          rows: row?.written,
+          visible_lineage: row?.visible_lineage,
+          visible_tops: row?.visible_tops,
+        }),
         [...newIds],
         publicUrl,
       ),

@@ -4,26 +4,31 @@ import type { IResolvers } from '@graphql-tools/utils';
 import type { GraphQLResolveInfo } from 'graphql';
 import { JSONObjectResolver } from 'graphql-scalars';
 import type { GraphQLContext } from '../../platform/graphql/graphql-context.js';
-import { args, callerOf, limitAccount } from '../../platform/graphql/resolver-helpers.js';
+import { args, callerOf } from '../../platform/graphql/resolver-helpers.js';
+import { consumeAccountLimit } from '../../platform/rate-limits.js';
 import { userLoader } from '../users/user-loader.js';
 import { loadVisible, messageLoader } from './message-loader.js';
 import { selectionNeedsLinks } from './message-selection.js';
 import { idempotencyKeyOf } from './messages.rest.js';
 import { MessageIdParam, type MessageOutput } from './messages.schemas.js';
-import { postMessages, type PostKind } from './post-messages.js';
+import { postedMessageCount, postMessages, type PostKind } from './post-messages.js';
 import { readMessage } from './read-message.js';
 
 type Args = Record<string, unknown>;
 
 async function post(raw: Args, context: GraphQLContext, kind: PostKind) {
-  await limitAccount(context, (limits) => limits.postsByAccount);
+  const items = raw.messages as unknown[];
+  const caller = callerOf(context);
+  // The REST routes' budget, a point per message as there (messages.rest.ts).
+  await consumeAccountLimit(context.app.limits.postsByAccount, caller, postedMessageCount(items));
   const key = raw.idempotency_key as string | undefined | null;
   return postMessages(
     context.app,
-    callerOf(context),
-    raw.messages as unknown[],
+    caller,
+    items,
     idempotencyKeyOf(() => key ?? undefined),
     kind,
+    'args',
   );
 }
 

@@ -2,11 +2,13 @@
 //   POST /v1/messages                 post one or several messages (per-item results, Idempotency-Key)
 //   GET  /v1/messages/:message_id     one message (404 when missing or not visible)
 //   POST /v1/messages/import/quote    post messages quoted from elsewhere, with import_info attribution
+// Both count each message against the post limit, and refuse a request whose recipients summed over
+// its messages exceed SKEIN_MAX_DELIVERIES_PER_POST, before anything is written (post-messages.ts).
 import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import type { RouteTable } from '../../platform/http/route-table.js';
 import * as schemas from './messages.schemas.js';
-import { bodyItems, postMessages } from './post-messages.js';
+import { bodyItems, postedMessageCount, postMessages } from './post-messages.js';
 import { readMessage } from './read-message.js';
 
 const TAG = 'messages';
@@ -18,6 +20,18 @@ export function idempotencyKeyOf(header: (name: string) => string | undefined): 
   }
   return key;
 }
+
+/** What both post routes answer besides their per-item results. */
+const POST_ERRORS = {
+  400: 'The body is none of the three forms.',
+  403: 'messages.write missing.',
+  422:
+    '`validation_error` of type `too_many_deliveries`: the recipients summed over the messages (with those ' +
+    '`"audience": "parent"` adds) exceed SKEIN_MAX_DELIVERIES_PER_POST (default 1000); nothing is written.',
+  429:
+    'Each message counts against SKEIN_RATE_LIMIT_POSTS_PER_MIN: the request does not fit in what is left ' +
+    '(RateLimit-Remaining says what does); nothing is written. See Retry-After.',
+};
 
 export function mountMessageRoutes(routes: RouteTable, ctx: AppContext): void {
   routes.add({
@@ -46,12 +60,13 @@ export function mountMessageRoutes(routes: RouteTable, ctx: AppContext): void {
       'within 24 hours answers the first answer again and creates nothing. Needs `messages.write`.',
     auth: 'required',
     accountLimit: (limits) => limits.postsByAccount,
+    accountLimitCost: (body) => postedMessageCount(bodyItems(body)),
     invalidBodyIsBadRequest: true,
     body: schemas.MessagesPostBody,
     documentedBody: schemas.MessagesPostBodyDocumented,
     headers: schemas.IdempotencyHeaders,
     response: schemas.MessageCreateResults,
-    errors: { 400: 'The body is none of the three forms.', 403: 'messages.write missing.' },
+    errors: POST_ERRORS,
     handler: ({ caller, body, header }) =>
       postMessages(ctx, caller, bodyItems(body), idempotencyKeyOf(header)),
   });
@@ -69,12 +84,13 @@ export function mountMessageRoutes(routes: RouteTable, ctx: AppContext): void {
       'import time; the original time is `import_info.original_timestamp`. Needs `messages.write`.',
     auth: 'required',
     accountLimit: (limits) => limits.postsByAccount,
+    accountLimitCost: (body) => postedMessageCount(bodyItems(body)),
     invalidBodyIsBadRequest: true,
     body: schemas.MessagesPostBody,
     documentedBody: schemas.ImportPostBodyDocumented,
     headers: schemas.IdempotencyHeaders,
     response: schemas.MessageCreateResults,
-    errors: { 400: 'The body is none of the three forms.', 403: 'messages.write missing.' },
+    errors: POST_ERRORS,
     handler: ({ caller, body, header }) =>
       postMessages(ctx, caller, bodyItems(body), idempotencyKeyOf(header), 'import'),
   });

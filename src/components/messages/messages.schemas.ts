@@ -221,7 +221,12 @@ export const MessageOutput = z
       .string()
       .nullable()
       .openapi({ description: 'Null for a root, or when the parent is not visible.' }),
-    root_id: z.string().nullable().openapi({ description: 'The thread root; null when it is not visible.' }),
+    root_id: z.string().openapi({
+      description:
+        'The thread root as you see it: the message’s own id when you see it as a root (it has no ' +
+        'parent, or one you may not see), else the thread root, or, when you may not see that, the topmost ' +
+        'ancestor you reach through parents you may see.',
+    }),
     recipients: z.array(RecipientOutput).openapi({
       description: 'CC entries for everyone; a BCC entry only for the author, its adder and that recipient.',
     }),

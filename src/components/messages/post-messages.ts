@@ -7,11 +7,16 @@
 // `"audience": "parent"` also goes to its parent's author and CC recipients and into its parent's
 // channels that the poster belongs to; an `@tag` in the content pings that user if they can see the
 // message (contract "Messages").
+// What one request may cost (security review 2026-12-02, item 4): its recipients summed over its
+// messages are at most SKEIN_MAX_DELIVERIES_PER_POST, else 422 before anything is written;
+// the post limit counts its messages (postedMessageCount; the routes and resolvers spend it).
 import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import { newShortId } from '../../platform/auth/secrets.js';
 import type { AppContext } from '../../platform/context.js';
+import { validationError } from '../../platform/errors.js';
 import { constraintClash } from '../../platform/neo4j/unique-ids.js';
+import type { InputLocation } from '../../platform/validation.js';
 import {
   announceEvents,
   changeEvents,
@@ -39,6 +44,7 @@ import {
 import { inPostLane } from './post-lanes.js';
 import {
   ImportedMessageInput,
+  MAX_ITEMS_PER_POST,
   MessageInput,
   type ItemError,
   type MessageCreateResult,
@@ -55,19 +61,32 @@ export function bodyItems(body: unknown): unknown[] {
   return [body];
 }
 
+/**
+ * What a request's messages cost on the post limit: one point each, as sent (a body of none of the
+ * three forms counts one, and no more than the most a post may hold).
+ */
+export function postedMessageCount(items: unknown[]): number {
+  return Math.min(Math.max(items.length, 1), MAX_ITEMS_PER_POST);
+}
+
 /** Plain posts, or imports (quotes) whose items must carry external attribution in import_info. */
 export type PostKind = 'post' | 'import';
 const ITEM_SCHEMAS = { post: MessageInput, import: ImportedMessageInput };
 type ItemInput = MessageInput & { import_info?: ImportedMessageInput['import_info'] };
 
+/** `inputAt` names where the items came from (REST body, GraphQL args) in a 422's `loc`. */
 export async function postMessages(
   ctx: AppContext,
   caller: Caller,
   rawItems: unknown[],
   idempotencyKey: string | undefined,
   kind: PostKind = 'post',
+  inputAt: InputLocation = 'body',
 ): Promise<MessageCreateResult[]> {
   assertScope(caller, 'messages.write');
+  const checked = checkItems(rawItems, kind);
+  // The recipients named, before anything is read; the write checks them again as resolved.
+  assertDeliveriesWithin(ctx, namedDeliveries(checked), inputAt);
   // Keys are per caller and per kind: a post and an import never answer for each other.
   const key = idempotencyKey ? `${kind}:${caller.uid}:${idempotencyKey}` : null;
   if (key) {
@@ -80,7 +99,7 @@ export async function postMessages(
       // Written in its lane (post-lanes.ts), and counted as writing once it leaves the lane's queue,
       // so that a post alone in Neo4j here numbers its own events (event-sequencer.ts).
       committed = await inPostLane(ctx, rawItems, () =>
-        ctx.events.sequencer.writing(() => attemptPost(ctx, caller, rawItems, key, kind)),
+        ctx.events.sequencer.writing(() => attemptPost(ctx, caller, checked, key, inputAt)),
       );
     } catch (error) {
       if (key && constraintClash(error) === 'key') {
@@ -128,16 +147,9 @@ function channelsToView(
 
 type Checked = { index: number; input: ItemInput } | { index: number; error: ItemError };
 
-const MESSAGE_NOT_FOUND: ItemError = { status: 404, code: 'message_not_found', detail: 'Message not found.' };
-
-async function attemptPost(
-  ctx: AppContext,
-  caller: Caller,
-  rawItems: unknown[],
-  key: string | null,
-  kind: PostKind,
-): Promise<Committed> {
-  const checked: Checked[] = rawItems.map((raw, index) => {
+/** Each item parsed on its own: an invalid one fails alone (422 in its result). */
+function checkItems(rawItems: unknown[], kind: PostKind): Checked[] {
+  return rawItems.map((raw, index) => {
     const parsed = ITEM_SCHEMAS[kind].safeParse(raw);
     if (parsed.success) return { index, input: parsed.data };
     return {
@@ -145,6 +157,44 @@ async function attemptPost(
       error: { status: 422, code: 'validation_error', detail: describeIssues(parsed.error.issues) },
     };
   });
+}
+
+/** Recipients the valid items name, each counted once per item (by tag or uid, as written). */
+function namedDeliveries(checked: Checked[]): number {
+  return checked.reduce(
+    (sum, item) =>
+      'input' in item ? sum + new Set(item.input.recipients.map((r) => parseRecipient(r).key)).size : sum,
+    0,
+  );
+}
+
+/**
+ * 422 when a post would write more than SKEIN_MAX_DELIVERIES_PER_POST receivers edges (recipients
+ * summed over its messages): each is an event, and each event a send and a context read per socket.
+ */
+function assertDeliveriesWithin(ctx: AppContext, deliveries: number, inputAt: InputLocation): void {
+  const max = ctx.config.rateLimits.maxDeliveriesPerPost;
+  if (deliveries <= max) return;
+  throw validationError([
+    {
+      loc: [inputAt],
+      msg:
+        `this request has ${deliveries} recipients summed over its messages (counting those ` +
+        `"audience": "parent" adds); at most ${max} per request: send it in smaller parts`,
+      type: 'too_many_deliveries',
+    },
+  ]);
+}
+
+const MESSAGE_NOT_FOUND: ItemError = { status: 404, code: 'message_not_found', detail: 'Message not found.' };
+
+async function attemptPost(
+  ctx: AppContext,
+  caller: Caller,
+  checked: Checked[],
+  key: string | null,
+  inputAt: InputLocation,
+): Promise<Committed> {
   const inputs = checked.flatMap((item) => ('input' in item ? [item.input] : []));
   const recipientRefs = inputs.flatMap((input) => input.recipients.map(parseRecipient));
   const wanted = {
@@ -169,6 +219,8 @@ async function attemptPost(
     seen = undefined;
     const refs = await resolvePostRefs(tx, caller.uid, wanted);
     const { items, edges, toNotify, mentioned, outcome } = planPost(checked, refs, caller.uid);
+    // As resolved: "audience": "parent" adds recipients. Nothing is written yet.
+    assertDeliveriesWithin(ctx, edges.receivers.length, inputAt);
     let messages = new Map<string, MessageOutput>();
     if (items.length > 0) {
       const events = changeEvents(caller.uid, [

@@ -29,7 +29,7 @@ export async function listReactions(
       reaction,
       count,
       me,
-      users: users.slice(0, query.limit).map(toUserOutput),
+      users: users.slice(0, query.limit).map(({ user, viewer }) => toUserOutput(user, viewer)),
       has_more: users.length > query.limit,
     })),
     skip: query.skip,

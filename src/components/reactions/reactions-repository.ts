@@ -2,7 +2,7 @@
 // objects; every query applies the visibility rule, and the reaction-shown rule, for the viewer.
 import { isEntityNotFound, type Database, type Tx } from '../../platform/neo4j/database.js';
 import type { CountedReaction } from '../messages/message-output.js';
-import { toUserRecord, type UserRecord } from '../users/user-record.js';
+import { toUserRecord, type ViewedUser } from '../users/user-record.js';
 import type { ReactionRoom } from './reaction-rules.js';
 
 /** A message whose reactions are about to change, locked, with who is told of the change. */
@@ -66,8 +66,11 @@ export async function removeReactionEdge(
 }
 
 export interface CountedReactors extends CountedReaction {
-  /** One page of reactors, earliest first, with one more than asked when more follow. */
-  users: UserRecord[];
+  /**
+   * One page of reactors, earliest first, with one more than asked when more follow, each with
+   * whether the viewer manages it (judged in the same statement).
+   */
+  users: ViewedUser[];
 }
 
 /** Who reacted, per reaction (or one), as the viewer is shown it; null when the message is not visible. */
@@ -79,6 +82,12 @@ export async function listReactors(
 ): Promise<CountedReactors[] | null> {
   const [row] = await db.read('reactions/list-reactors', { viewer_uid: viewerUid, id, ...options });
   if (!row) return null;
-  const reactions = row.reactions as (CountedReaction & { users: unknown[] })[];
-  return reactions.map((reaction) => ({ ...reaction, users: reaction.users.map(toUserRecord) }));
+  const reactions = row.reactions as (CountedReaction & { users: Record<string, unknown>[] })[];
+  return reactions.map((reaction) => ({
+    ...reaction,
+    users: reaction.users.map((user) => ({
+      user: toUserRecord(user),
+      viewer: { uid: viewerUid, manages: user.viewer_manages === true },
+    })),
+  }));
 }

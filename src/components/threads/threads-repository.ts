@@ -109,8 +109,11 @@ export function conversationPage(viewerUid: string, otherUid: string, window: Pa
 }
 
 export interface ThreadIds {
-  /** null when the viewer may not see the root. */
-  root_id: string | null;
+  /**
+   * The root the message shows the viewer, as its MessageOutput.root_id (cypher/fragments/
+   * shown-root.cypher): its own id when the viewer sees it as a root.
+   */
+  root_id: string;
   /** Visible ids of the thread, oldest first. */
   ids: string[];
 }
@@ -123,11 +126,11 @@ export async function findThreadIds(
 ): Promise<Map<string, ThreadIds>> {
   if (messageIds.length === 0) return new Map();
   const rows = await db.read('threads/tree-ids', { viewer_uid: viewerUid, ids: [...new Set(messageIds)] });
-  // Messages of one thread share one ThreadIds (and one ids array).
+  // Messages of one thread share one ids array.
   return new Map(
     rows.flatMap((row) => {
-      const thread: ThreadIds = { root_id: row.root_id as string | null, ids: row.ids as string[] };
-      return (row.asked as string[]).map((id) => [id, thread] as const);
+      const ids = row.ids as string[];
+      return (row.asked as [string, string][]).map(([id, rootId]) => [id, { root_id: rootId, ids }] as const);
     }),
   );
 }
@@ -185,8 +188,8 @@ export async function walkFrom(db: Database, walk: ViewQuery): Promise<Walked | 
 }
 
 export interface UnreadThread {
-  /** null when the viewer may not see the thread's root. */
-  root_id: string | null;
+  /** The root its newest unread message shows the viewer (cypher/fragments/shown-root.cypher). */
+  root_id: string;
   unread_count: number;
   latest_message_id: string;
   latest_at: string;

@@ -239,7 +239,7 @@ export function mountThreadRoutes(routes: RouteTable, ctx: AppContext): void {
     summary: 'Ids of the thread',
     description:
       'The ids of every message you may see in the thread (same root) that holds this message, oldest ' +
-      'first. `root_id` is the thread root, or null when you may not see the root. Stitches do not ' +
+      'first. `root_id` is the root this message shows you (its MessageOutput.root_id). Stitches do not ' +
       'change thread membership. Needs `messages.read`.',
     auth: 'required',
     cacheable: true,

@@ -129,10 +129,9 @@ export type TraversalResponse = z.infer<typeof TraversalResponse>;
 
 export const TreeIdsResponse = z
   .object({
-    root_id: z
-      .string()
-      .nullable()
-      .openapi({ description: 'The thread root, or null when you may not see the root.' }),
+    root_id: z.string().openapi({
+      description: 'The root this message shows you, as its MessageOutput.root_id (never a hidden message).',
+    }),
     ids: z.array(z.string()).openapi({ description: 'Visible ids of the thread, oldest first.' }),
   })
   .openapi('TreeIdsResponse');
@@ -143,10 +142,9 @@ export type UnreadQuery = z.infer<typeof UnreadQuery>;
 
 export const UnreadThread = z
   .object({
-    root_id: z
-      .string()
-      .nullable()
-      .openapi({ description: 'The thread root, or null when you may not see the root.' }),
+    root_id: z.string().openapi({
+      description: 'The root the newest of them shows you, as its MessageOutput.root_id.',
+    }),
     unread_count: z
       .number()
       .int()

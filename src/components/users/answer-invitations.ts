@@ -25,7 +25,8 @@ export async function listInvitations(
   const invitations = await repo.listInvitations(ctx.db, caller.uid);
   return {
     invitations: invitations.map((invitation) => ({
-      user: toUserOutput(invitation.user),
+      // Invited is not yet managing: shown as anyone else is.
+      user: toUserOutput(invitation.user, { uid: caller.uid, manages: false }),
       invited_by: invitation.invited_by,
       invited_at: invitation.invited_at,
     })),

@@ -1,9 +1,10 @@
 // The rule for a bot's `context_origin_id` (the spec's "id of a root message whose default-outgoing
 // chain is the bot's starting context"; docs/decisions/026-conversation-context.md), one place for
 // the three writes that set it: the bot's own profile edit, a manager's edit, and creating a bot.
-// A non-null value must name a root message (no reply parent) that the bot itself may see: one it
-// may not see answers the 404 of a missing message (so the answer tells nothing about messages the
-// bot cannot see), one with a parent is 422. It applies to bots only: a non-null value on an
+// A non-null value must name a root message that the bot itself may see: one it may not see answers
+// the 404 of a missing message (so the answer tells nothing about messages the bot cannot see), one
+// with a reply parent the bot may see is 422. A parent the bot may not see counts as none
+// (cypher/fragments/seen-as-root.cypher), so the 422 never tells that a hidden parent exists. It applies to bots only: a non-null value on an
 // account that is not a bot once the write is done is 422. null always clears it.
 // The check runs in the write's transaction, after the write, on the account as written, so that
 // is_bot sent in the same request counts and a refused value leaves nothing changed.
@@ -45,7 +46,11 @@ export function contextOriginCheck(
     if (judged === 'not_found') throw messageNotFound();
     if (judged === 'not_root') {
       throw validationError([
-        { loc, msg: 'must name a root message (one without a reply parent)', type: 'not_a_root' },
+        {
+          loc,
+          msg: 'must name a root message (one without a reply parent the bot may see)',
+          type: 'not_a_root',
+        },
       ]);
     }
   };

@@ -7,7 +7,7 @@
 // afresh. Both are idempotent: deactivating again keeps the first time.
 import type { Caller } from '../../platform/auth/caller.js';
 import type { AppContext } from '../../platform/context.js';
-import { assertMayManage, notManager } from './managed-user-policy.js';
+import { asManager, assertMayManage, notManager } from './managed-user-policy.js';
 import { toUserOutput } from './user-record.js';
 import { setManagedUserActive } from './users-repository.js';
 import type { UserOutput } from './users.schemas.js';
@@ -24,5 +24,6 @@ async function setActive(ctx: AppContext, caller: Caller, uid: string, active: b
   assertMayManage(caller, 'messages.write');
   const user = await setManagedUserActive(ctx.db, caller.uid, uid, active);
   if (!user) throw notManager();
-  return toUserOutput(user);
+  // The write matched only through the caller's manager link.
+  return toUserOutput(user, asManager(caller.uid));
 }

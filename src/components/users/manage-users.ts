@@ -1,15 +1,22 @@
 // Managed users and bots: POST /v1/managed/users creates one under the caller, GET lists them.
 // Creating one needs messages.write: a managed user can write at once, so an unverified account
-// must not be able to get writing rights by making a bot.
+// must not be able to get writing rights by making a bot. An account manages at most
+// SKEIN_MAX_MANAGED_USERS (security review 2026-12-02, item 4: each bot is another account's worth
+// of sockets, webhooks and limits); past it, 422 `too_many_managed_users` and nothing is created.
 import type { Caller } from '../../platform/auth/caller.js';
 import { VERIFIED_SCOPES, assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import type { InputLocation } from '../../platform/validation.js';
 import { contextOriginCheck } from './context-origin.js';
+import { asManager } from './managed-user-policy.js';
 import { assertUserExists } from './read-users.js';
 import { toUserOutput } from './user-record.js';
-import { createUserWith, listManagedUsers as listManaged } from './users-repository.js';
+import {
+  createUserWith,
+  listManagedUsers as listManaged,
+  lockAndCountManagedUsers,
+} from './users-repository.js';
 import type { ManagedUserCreateInput, UserOutput } from './users.schemas.js';
 
 export async function createManagedUser(
@@ -51,14 +58,23 @@ export async function createManagedUser(
         : null,
     },
     async (tx, created) => {
+      // Counted in the creating transaction, the new one included, with the manager locked: creations
+      // raced from one account cannot pass the ceiling together.
+      const max = ctx.config.rateLimits.maxManagedUsers;
+      if ((await lockAndCountManagedUsers(tx, caller.uid)) > max) {
+        throw new AppError(
+          'too_many_managed_users',
+          `You already manage ${max} users, the most one account may; delete one before creating another.`,
+        );
+      }
       await check?.(tx, created);
       return created;
     },
   );
-  return toUserOutput(user);
+  return toUserOutput(user, asManager(caller.uid));
 }
 
 export async function listManagedUsers(ctx: AppContext, caller: Caller): Promise<{ users: UserOutput[] }> {
   const users = await listManaged(ctx.db, caller.uid);
-  return { users: users.map(toUserOutput) };
+  return { users: users.map((user) => toUserOutput(user, asManager(caller.uid))) };
 }

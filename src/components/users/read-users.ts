@@ -2,8 +2,9 @@
 import type { Caller } from '../../platform/auth/caller.js';
 import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
+import { asItself } from './managed-user-policy.js';
 import { toUserOutput, type UserRecord } from './user-record.js';
-import { findUserByTag, findUserByUid, listContacts } from './users-repository.js';
+import { findUserByUid, listContacts, viewUserByTag } from './users-repository.js';
 import type { MeOutput, UserOutput } from './users.schemas.js';
 
 export async function assertUserExists(ctx: AppContext, uid: string): Promise<UserRecord> {
@@ -17,12 +18,12 @@ export async function getMe(ctx: AppContext, caller: Caller): Promise<MeOutput> 
     assertUserExists(ctx, caller.uid),
     listContacts(ctx.db, caller.uid),
   ]);
-  return { ...toUserOutput(user), scopes: caller.permissions, contacts };
+  return { ...toUserOutput(user, asItself(caller.uid)), scopes: caller.permissions, contacts };
 }
 
-/** Tags are matched case-insensitively and may carry a leading @. */
-export async function getUserByTag(ctx: AppContext, tag: string): Promise<UserOutput> {
-  const user = await findUserByTag(ctx.db, tag.replace(/^@/, ''));
-  if (!user) throw new AppError('user_not_found', 'No such user.');
-  return toUserOutput(user);
+/** Tags are matched case-insensitively and may carry a leading @. As the caller is shown the user. */
+export async function getUserByTag(ctx: AppContext, caller: Caller, tag: string): Promise<UserOutput> {
+  const found = await viewUserByTag(ctx.db, caller.uid, tag.replace(/^@/, ''));
+  if (!found) throw new AppError('user_not_found', 'No such user.');
+  return toUserOutput(found.user, found.viewer);
 }

@@ -5,7 +5,7 @@ import type { Caller } from '../../platform/auth/caller.js';
 import type { AppContext } from '../../platform/context.js';
 import type { InputLocation } from '../../platform/validation.js';
 import { contextOriginCheck } from './context-origin.js';
-import { assertMayManage, notManager } from './managed-user-policy.js';
+import { asManager, assertMayManage, notManager } from './managed-user-policy.js';
 import { profileChanges } from './update-profile.js';
 import { toUserOutput } from './user-record.js';
 import { updateManagedUser as writeManagedUser } from './users-repository.js';
@@ -30,5 +30,6 @@ export async function updateManagedUser(
     contextOriginCheck(changes, input, inputAt),
   );
   if (!user) throw notManager();
-  return toUserOutput(user);
+  // The write matched only through the caller's manager link.
+  return toUserOutput(user, asManager(caller.uid));
 }

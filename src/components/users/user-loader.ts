@@ -1,8 +1,9 @@
-// Batches user lookups of one GraphQL request into one query (e.g. the authors of 100 messages).
+// Batches user lookups of one GraphQL request into one query (e.g. the authors of 100 messages), as
+// the caller is shown them (whether it manages each is judged in that query).
 import DataLoader from 'dataloader';
 import { loaderFor, type GraphQLContext } from '../../platform/graphql/graphql-context.js';
 import { toUserOutput } from './user-record.js';
-import { findUsersByUid } from './users-repository.js';
+import { viewUsersByUid } from './users-repository.js';
 import type { UserOutput } from './users.schemas.js';
 
 export function userLoader(context: GraphQLContext): DataLoader<string, UserOutput | null> {
@@ -12,7 +13,9 @@ export function userLoader(context: GraphQLContext): DataLoader<string, UserOutp
     () =>
       new DataLoader<string, UserOutput | null>(async (uids) => {
         const users = new Map(
-          (await findUsersByUid(context.app.db, uids)).map((u) => [u.uid, toUserOutput(u)]),
+          (await viewUsersByUid(context.app.db, context.caller?.uid ?? null, uids)).map(
+            ({ user, viewer }) => [user.uid, toUserOutput(user, viewer)],
+          ),
         );
         return uids.map((uid) => users.get(uid) ?? null);
       }),

@@ -1,5 +1,6 @@
-// A user as stored, and its one conversion to the API's UserOutput.
+// A user as stored, and its one conversion to the API's UserOutput, as a given viewer is shown it.
 import type { Scope } from '../../platform/auth/scopes.js';
+import { mayKnowContextOrigin, type UserViewer } from './managed-user-policy.js';
 import type { UserOutput } from './users.schemas.js';
 
 export interface UserRecord {
@@ -20,6 +21,12 @@ export interface UserRecord {
   bot_integrations: string[] | null;
   bot_versions: string[] | null;
   context_origin_id: string | null;
+}
+
+/** A user read for a viewer, with what that viewer is to it (judged in the same statement). */
+export interface ViewedUser {
+  user: UserRecord;
+  viewer: UserViewer;
 }
 
 /** Maps a `u {.*}` projection, dropping what must never leave the repository (the password hash). */
@@ -44,7 +51,8 @@ export function toUserRecord(row: unknown): UserRecord {
   };
 }
 
-export function toUserOutput(user: UserRecord): UserOutput {
+/** The user as `viewer` is shown it: the context origin only to the bot and its managers. */
+export function toUserOutput(user: UserRecord, viewer: UserViewer): UserOutput {
   return {
     uid: user.uid,
     user_tag: user.user_tag,
@@ -60,7 +68,7 @@ export function toUserOutput(user: UserRecord): UserOutput {
           modalities: user.bot_modalities ?? [],
           integrations: user.bot_integrations ?? [],
           versions: user.bot_versions ?? [],
-          context_origin_id: user.context_origin_id,
+          context_origin_id: mayKnowContextOrigin(user, viewer) ? user.context_origin_id : null,
         }
       : null,
   };

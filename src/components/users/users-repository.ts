@@ -2,9 +2,9 @@
 import neo4j from 'neo4j-driver';
 import type { Scope } from '../../platform/auth/scopes.js';
 import { AppError } from '../../platform/errors.js';
-import type { Database, Tx } from '../../platform/neo4j/database.js';
+import type { Database, Row, Tx } from '../../platform/neo4j/database.js';
 import { constraintClash, withFreshId } from '../../platform/neo4j/unique-ids.js';
-import { toUserRecord, type UserRecord } from './user-record.js';
+import { toUserRecord, type UserRecord, type ViewedUser } from './user-record.js';
 
 export interface NewUser {
   user_tag: string;
@@ -65,14 +65,40 @@ export async function findUserByUid(db: Database, uid: string): Promise<UserReco
   return rows[0] ? toUserRecord(rows[0].user) : null;
 }
 
+/** A user row of a read that judged whether `viewerUid` manages it (`viewer_manages`). */
+function viewedUserOf(row: Row, viewerUid: string | null): ViewedUser {
+  return { user: toUserRecord(row.user), viewer: { uid: viewerUid, manages: row.viewer_manages === true } };
+}
+
+/** Users by uid as `viewerUid` (null for nobody) looks them up, in one read. */
+export async function viewUsersByUid(
+  db: Database,
+  viewerUid: string | null,
+  uids: readonly string[],
+): Promise<ViewedUser[]> {
+  const rows = await db.read('users/find-users-by-uid', { uids, viewer_uid: viewerUid });
+  return rows.map((row) => viewedUserOf(row, viewerUid));
+}
+
 export async function findUsersByUid(db: Database, uids: readonly string[]): Promise<UserRecord[]> {
-  const rows = await db.read('users/find-users-by-uid', { uids });
-  return rows.map((row) => toUserRecord(row.user));
+  return (await viewUsersByUid(db, null, uids)).map(({ user }) => user);
+}
+
+/** A user by tag (case-insensitive) as `viewerUid` (null for nobody) looks it up. */
+export async function viewUserByTag(
+  db: Database,
+  viewerUid: string | null,
+  tag: string,
+): Promise<ViewedUser | null> {
+  const rows = await db.read('users/find-user-by-tag', {
+    tag_folded: tag.toLowerCase(),
+    viewer_uid: viewerUid,
+  });
+  return rows[0] ? viewedUserOf(rows[0], viewerUid) : null;
 }
 
 export async function findUserByTag(db: Database, tag: string): Promise<UserRecord | null> {
-  const rows = await db.read('users/find-user-by-tag', { tag_folded: tag.toLowerCase() });
-  return rows[0] ? toUserRecord(rows[0].user) : null;
+  return (await viewUserByTag(db, null, tag))?.user ?? null;
 }
 
 export interface UserSearch {
@@ -85,15 +111,23 @@ export interface UserSearch {
   candidates: number;
 }
 
-/** Tag matches in tag order (the exact tag first), then display-name matches; banned users left out. */
-export async function searchUsers(db: Database, search: UserSearch): Promise<UserRecord[]> {
+/**
+ * Tag matches in tag order (the exact tag first), then display-name matches; banned users left out.
+ * As `viewerUid` looks them up.
+ */
+export async function searchUsers(
+  db: Database,
+  viewerUid: string,
+  search: UserSearch,
+): Promise<ViewedUser[]> {
   const rows = await db.read('users/search-users', {
     prefix: search.prefix,
     lucene: search.lucene,
     limit: neo4j.int(search.limit),
     candidates: neo4j.int(search.candidates),
+    viewer_uid: viewerUid,
   });
-  return rows.map((row) => toUserRecord(row.user));
+  return rows.map((row) => viewedUserOf(row, viewerUid));
 }
 
 export async function listContacts(
@@ -157,6 +191,15 @@ export async function judgeContextOrigin(
 export async function listManagedUsers(db: Database, managerUid: string): Promise<UserRecord[]> {
   const rows = await db.read('users/list-managed-users', { manager_uid: managerUid });
   return rows.map((row) => toUserRecord(row.user));
+}
+
+/**
+ * Locks `managerUid` for the rest of the transaction and counts the users it manages (deleted ones
+ * left out), so that concurrent creations of managed users count one after another.
+ */
+export async function lockAndCountManagedUsers(tx: Tx, managerUid: string): Promise<number> {
+  const [row] = await tx.run('users/count-managed-users', { manager_uid: managerUid });
+  return (row?.managed as number | undefined) ?? 0;
 }
 
 const now = () => new Date().toISOString();

@@ -1,7 +1,7 @@
 // GraphQL fields of the users and admin areas; each calls the same use case as its REST route.
 import type { IResolvers } from '@graphql-tools/utils';
 import type { GraphQLContext } from '../../platform/graphql/graphql-context.js';
-import { args, callerOf, withoutNulls } from '../../platform/graphql/resolver-helpers.js';
+import { args, callerOf, limitAccount, withoutNulls } from '../../platform/graphql/resolver-helpers.js';
 import { AdminUserUpdateInput } from '../admin/admin.schemas.js';
 import { updateUserGrants } from '../admin/administer-users.js';
 import { deactivateManagedUser, reactivateManagedUser } from './deactivate-managed-user.js';
@@ -20,15 +20,13 @@ type Args = Record<string, unknown>;
 export const usersResolvers: IResolvers<unknown, GraphQLContext> = {
   Query: {
     me: (_: unknown, __: Args, context: GraphQLContext) => getMe(context.app, callerOf(context)),
-    userByTag: (_: unknown, raw: Args, context: GraphQLContext) => {
-      callerOf(context);
-      return getUserByTag(context.app, args(schemas.UserTagParam, raw).user_tag);
-    },
+    userByTag: (_: unknown, raw: Args, context: GraphQLContext) =>
+      getUserByTag(context.app, callerOf(context), args(schemas.UserTagParam, raw).user_tag),
     searchUsers: async (_: unknown, raw: Args, context: GraphQLContext) => {
-      callerOf(context);
+      const caller = callerOf(context);
       // GraphQL hands an omitted limit as null; the schema's default wants it absent.
       const query = args(schemas.UserSearchQuery, { q: raw.q, limit: raw.limit ?? undefined });
-      return (await searchUsers(context.app, query)).users;
+      return (await searchUsers(context.app, caller, query)).users;
     },
     managedUsers: async (_: unknown, __: Args, context: GraphQLContext) =>
       (await listManagedUsers(context.app, callerOf(context))).users,
@@ -40,18 +38,23 @@ export const usersResolvers: IResolvers<unknown, GraphQLContext> = {
       (await listInvitations(context.app, callerOf(context))).invitations,
   },
   Mutation: {
-    updateProfile: (_: unknown, { input }: Args, context: GraphQLContext) =>
-      updateProfile(context.app, callerOf(context), args(schemas.ProfileUpdateInput, input), 'args'),
+    updateProfile: async (_: unknown, { input }: Args, context: GraphQLContext) => {
+      // The REST route's budget (profileEditsByAccount), spent before the input is read, as there.
+      await limitAccount(context, (limits) => limits.profileEditsByAccount);
+      return updateProfile(context.app, callerOf(context), args(schemas.ProfileUpdateInput, input), 'args');
+    },
     createManagedUser: (_: unknown, { input }: Args, context: GraphQLContext) =>
       createManagedUser(context.app, callerOf(context), args(schemas.ManagedUserCreateInput, input), 'args'),
-    updateManagedUser: (_: unknown, { uid, input }: Args, context: GraphQLContext) =>
-      updateManagedUser(
+    updateManagedUser: async (_: unknown, { uid, input }: Args, context: GraphQLContext) => {
+      await limitAccount(context, (limits) => limits.profileEditsByAccount);
+      return updateManagedUser(
         context.app,
         callerOf(context),
         args(schemas.UidParam, { uid }).uid,
         args(schemas.ManagedUserUpdateInput, input),
         'args',
-      ),
+      );
+    },
     deactivateManagedUser: (_: unknown, raw: Args, context: GraphQLContext) =>
       deactivateManagedUser(context.app, callerOf(context), args(schemas.UidParam, raw).uid),
     reactivateManagedUser: (_: unknown, raw: Args, context: GraphQLContext) =>

@@ -18,6 +18,9 @@
 //   POST /v1/managed/invitations/:uid/accept      accept one: the caller becomes a manager of uid
 //   POST /v1/managed/invitations/:uid/decline     decline one
 // Only the invited user answers its invitation (docs/decisions/023).
+// Profile edits (the caller's own, a manager's of a managed user) share a per-account budget,
+// SKEIN_RATE_LIMIT_ACTIONS_PER_MIN (security review 2026-12-02, item 1); creating a managed user past
+// SKEIN_MAX_MANAGED_USERS is 422 `too_many_managed_users` (manage-users.ts).
 import type { AppContext } from '../../platform/context.js';
 import type { RouteTable } from '../../platform/http/route-table.js';
 import { deactivateManagedUser, reactivateManagedUser } from './deactivate-managed-user.js';
@@ -39,7 +42,8 @@ const NOT_MANAGER =
 const CONTEXT_ORIGIN_404 =
   '`message_not_found`: `context_origin_id` names no message the bot may see (the answer for a missing one).';
 const CONTEXT_ORIGIN_422 =
-  '`validation_error`: a malformed field; or a `context_origin_id` with a reply parent (type `not_a_root`), ' +
+  '`validation_error`: a malformed field; or a `context_origin_id` with a reply parent the bot may see ' +
+  '(type `not_a_root`; a parent hidden from the bot counts as none), ' +
   'or a non-null one on an account that is not a bot (type `not_a_bot`).';
 
 export function mountUserRoutes(routes: RouteTable, ctx: AppContext): void {
@@ -63,6 +67,7 @@ export function mountUserRoutes(routes: RouteTable, ctx: AppContext): void {
       'level or inside `bot`) names a root message it may see, whose chain of `default_outgoing` children ' +
       'GET /v1/messages/{message_id}/context puts before every conversation it reads; null clears it.',
     auth: 'required',
+    accountLimit: (limits) => limits.profileEditsByAccount,
     body: schemas.ProfileUpdateInput,
     response: schemas.MeOutput,
     errors: { 404: CONTEXT_ORIGIN_404, 422: CONTEXT_ORIGIN_422 },
@@ -79,7 +84,7 @@ export function mountUserRoutes(routes: RouteTable, ctx: AppContext): void {
     params: schemas.UserTagParam,
     response: schemas.UserOutput,
     errors: { 404: 'No such user.' },
-    handler: ({ params }) => getUserByTag(ctx, params.user_tag),
+    handler: ({ caller, params }) => getUserByTag(ctx, caller, params.user_tag),
   });
 
   routes.add({
@@ -106,7 +111,7 @@ export function mountUserRoutes(routes: RouteTable, ctx: AppContext): void {
         `\`q\` blank or over ${schemas.USER_SEARCH_MAX_CHARS} characters once trimmed, or \`limit\` ` +
         `outside 1–${schemas.USER_SEARCH_MAX_LIMIT}.`,
     },
-    handler: ({ query }) => searchUsers(ctx, query),
+    handler: ({ caller, query }) => searchUsers(ctx, caller, query),
   });
 
   routes.add({
@@ -126,7 +131,9 @@ export function mountUserRoutes(routes: RouteTable, ctx: AppContext): void {
       403: 'Managed users cannot manage users, or messages.write is missing.',
       404: CONTEXT_ORIGIN_404,
       409: 'User tag taken.',
-      422: CONTEXT_ORIGIN_422,
+      422:
+        `${CONTEXT_ORIGIN_422} \`too_many_managed_users\`: you already manage SKEIN_MAX_MANAGED_USERS ` +
+        'users (default 50; deleted ones do not count, deactivated ones do).',
     },
     handler: ({ caller, body }) => createManagedUser(ctx, caller, body),
   });
@@ -152,6 +159,7 @@ export function mountUserRoutes(routes: RouteTable, ctx: AppContext): void {
       'fields sent change; `bot.context_origin_id` must name a root message the bot itself may see. Any ' +
       'current manager; a deactivated user can be edited too.',
     auth: 'required',
+    accountLimit: (limits) => limits.profileEditsByAccount,
     params: schemas.UidParam,
     body: schemas.ManagedUserUpdateInput,
     response: schemas.UserOutput,

@@ -33,7 +33,8 @@ export const BotMetadata = z
     description:
       'What a bot accepts and produces. `context_origin_id` names a root message the bot may see: it, ' +
       'then its chain of `default_outgoing` children, is the bot’s starting context, which ' +
-      'GET /v1/messages/{message_id}/context puts before every conversation the bot reads.',
+      'GET /v1/messages/{message_id}/context puts before every conversation the bot reads. It is shown ' +
+      'only to the bot itself and its managers; anyone else is shown null.',
   });
 export type BotMetadata = z.infer<typeof BotMetadata>;
 

@@ -3,6 +3,7 @@
 // a manager nothing that acting as the bot would not, and nothing deleted or hidden since.
 import type { Caller } from '../../platform/auth/caller.js';
 import type { AppContext } from '../../platform/context.js';
+import { withinBudget } from '../events/event-budget.js';
 import { buildClientEvent } from '../events/event-payloads.js';
 import type { NotificationEvent } from '../events/notification-event.js';
 import { assertMayManageWebhooks } from './webhook-policy.js';
@@ -27,9 +28,10 @@ export async function showDelivery(
   uid: string,
   { record, event }: DeliveryWithEvent,
 ): Promise<DeliveryOutput> {
+  const built = event ? await buildClientEvent(ctx, uid, event) : null;
   return {
     ...record,
-    // Webhook events are only ever of the four spec types.
-    event: event ? ((await buildClientEvent(ctx, uid, event)) as NotificationEvent | null) : null,
+    // Webhook events are only ever of the four spec types; the body as the budget lets it go out.
+    event: built && (withinBudget(built, ctx.config.realtime.eventMaxBytes) as NotificationEvent),
   };
 }

@@ -22,6 +22,7 @@ import os from 'node:os';
 import type { AppContext } from '../../platform/context.js';
 import { BackoffPoll } from '../../platform/backoff-poll.js';
 import { buildClientEvent } from '../events/event-payloads.js';
+import { withinBudget } from '../events/event-budget.js';
 import { recipientCaller, withMessageContexts } from '../events/message-contexts.js';
 import type { ClientEvent } from '../events/notification-event.js';
 import { decideOutcome } from './delivery-policy.js';
@@ -175,11 +176,18 @@ export function startWebhookDispatcher(
     if (claimed.length === room) owed.claim = true;
   };
 
-  /** The body as the recipient sees the event now; null when it shows nothing any more. */
+  /**
+   * The body as the recipient sees the event now, within the event budget (event-budget.ts); null
+   * when it shows nothing any more.
+   */
   const buildBody = async (delivery: ClaimedDelivery): Promise<ClientEvent | null> => {
-    const built = delivery.event ? await buildClientEvent(ctx, delivery.uid, delivery.event) : null;
-    if (!built || !delivery.recipient) return built;
-    return withMessageContexts(ctx, recipientCaller(delivery.recipient), built);
+    const { event, recipient } = delivery;
+    const built = event ? await buildClientEvent(ctx, delivery.uid, event) : null;
+    const body =
+      built && event && recipient
+        ? await withMessageContexts(ctx, recipientCaller(recipient), built, event.id)
+        : built;
+    return body && withinBudget(body, ctx.config.realtime.eventMaxBytes);
   };
 
   const attempt = async (delivery: ClaimedDelivery): Promise<void> => {

@@ -63,6 +63,11 @@ interface RouteBase<B extends ZodType, Q extends ZodType, P extends ZodType, R e
   rateLimit?: (limits: AppContext['limits']) => Limiter;
   /** Limiter keyed by the signed-in account, applied right after authentication (before the body). */
   accountLimit?: (limits: AppContext['limits']) => Limiter;
+  /**
+   * Points the account limit counts for this request, from its body as sent (default 1): a post of
+   * several messages counts each.
+   */
+  accountLimitCost?: (body: unknown) => number;
   missingIsBadRequest?: boolean;
   /** Any invalid body is 400 rather than 422 (where the spec says "400 invalid body"). */
   invalidBodyIsBadRequest?: boolean;
@@ -183,7 +188,8 @@ export class RouteTable {
       spec.auth === 'none' ? null : await authenticateRequest(this.authenticate, credentials, cookies);
     if (spec.accountLimit && caller) {
       // The later limit's headers win: an account's write budget is the one a client paces by.
-      setLimitHeaders(res, await consumeAccountLimit(spec.accountLimit(this.ctx.limits), caller));
+      const points = spec.accountLimitCost?.(req.body) ?? 1;
+      setLimitHeaders(res, await consumeAccountLimit(spec.accountLimit(this.ctx.limits), caller, points));
     }
     // A kept answer was validated when it was made from this same URL, so it is sent as it is.
     const views = this.ctx.views;

@@ -57,6 +57,8 @@ const NEUTRAL = new Set([
   // a deleted user stays as a tombstone (users/delete-managed-user). A conversation with a uid that
   // did not exist was a 404, which is never kept.
   'users/create-user',
+  // The lock a managed user's creation takes on its manager (a SET and REMOVE that change nothing).
+  'users/count-managed-users',
   // Reads that run inside write transactions: a post's checks, and the answers of edits.
   'messages/resolve-post-refs',
   'messages/find-mentioned',

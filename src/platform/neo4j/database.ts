@@ -30,10 +30,21 @@ export interface Tx {
   onlyVisibleTo(uids: Iterable<string>, options?: { newRootsOnly: boolean }): void;
 }
 
+/** One statement a write transaction ran, with the parameters it ran with. */
+export interface StatementRun {
+  name: string;
+  params: Params;
+}
+
 /** What a write transaction did, as its commit listeners are told. */
 export interface Committed {
   /** The names of the statements it ran. */
   statements: ReadonlySet<string>;
+  /**
+   * Each statement it ran with its parameters, in order: a listener that must know what a write
+   * touched (the session cache: whose credentials) reads it from them.
+   */
+  runs: readonly StatementRun[];
   /** Whom it said its writes are visible to (Tx.onlyVisibleTo); null when it did not say. */
   visibleTo: ReadonlySet<string> | null;
   /** True when it said so with every visibleTo claim (Tx.onlyVisibleTo's newRootsOnly). */
@@ -46,6 +57,7 @@ export type CommitListener = (committed: Committed) => Promise<void>;
 /** What commit listeners are told a runText write did (the text has no name). */
 const RAW_TEXT: Committed = {
   statements: new Set(['schema/raw-text']),
+  runs: [{ name: 'schema/raw-text', params: {} }],
   visibleTo: null,
   newRootsOnly: false,
 };
@@ -120,7 +132,12 @@ export class Database {
    */
   async write(name: string, params: Params = {}): Promise<Row[]> {
     const rows = await this.autoCommit('WRITE', name, params);
-    const committed: Committed = { statements: new Set([name]), visibleTo: null, newRootsOnly: false };
+    const committed: Committed = {
+      statements: new Set([name]),
+      runs: [{ name, params }],
+      visibleTo: null,
+      newRootsOnly: false,
+    };
     for (const listener of this.commitListeners) await listener(committed);
     return rows;
   }
@@ -157,6 +174,7 @@ export class Database {
     const session = this.session('WRITE');
     const done = this.observe('write');
     const statements = new Set<string>();
+    const runs: StatementRun[] = [];
     let visibleTo: Set<string> | null = null;
     let newRootsOnly = true;
     try {
@@ -164,6 +182,7 @@ export class Database {
         async () => {
           // A retried attempt starts over.
           statements.clear();
+          runs.length = 0;
           visibleTo = null;
           newRootsOnly = true;
           const tx = session.beginTransaction();
@@ -171,6 +190,7 @@ export class Database {
             const value = await work({
               run: (name, params = {}) => {
                 statements.add(name);
+                runs.push({ name, params });
                 return runNamed(tx, name, params);
               },
               onlyVisibleTo: (uids, options) => {
@@ -192,6 +212,7 @@ export class Database {
       if (this.causal) await this.causal.written(session.lastBookmarks());
       const committed: Committed = {
         statements,
+        runs,
         visibleTo,
         newRootsOnly: visibleTo !== null && newRootsOnly,
       };

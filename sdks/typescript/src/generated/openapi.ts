@@ -1512,7 +1512,7 @@ export interface paths {
     };
     /**
      * Ids of the thread
-     * @description The ids of every message you may see in the thread (same root) that holds this message, oldest first. `root_id` is the thread root, or null when you may not see the root. Stitches do not change thread membership. Needs `messages.read`.
+     * @description The ids of every message you may see in the thread (same root) that holds this message, oldest first. `root_id` is the root this message shows you (its MessageOutput.root_id). Stitches do not change thread membership. Needs `messages.read`.
      */
     get: operations['getMessagesTreeIdsByMessageAndId'];
     put?: never;
@@ -1654,7 +1654,7 @@ export interface paths {
     put?: never;
     /**
      * Upload a file
-     * @description Multipart/form-data with one part named `file`. The content is stored once per SHA-256 (identical uploads share one stored copy but each gets its own `file_id`, name and owner). Answers 200 with the file metadata; pass it (only `file_id` is read) in `files` when posting a message, which only the uploader can do. `filename` is the base name the client sent, without path parts or control characters, at most 255 characters (`file` when nothing is left); `content_type` is the type/subtype the part declared, lower-cased and without parameters; a part that declares no Content-Type (or one that cannot be parsed) is `text/plain`, the multipart default (RFC 7578), and a declared type that is not a valid type/subtype name is `application/octet-stream`. Files larger than SKEIN_MAX_UPLOAD_BYTES (default 25 MiB) are 413 `payload_too_large` and nothing is kept. Needs `messages.write` (uploading prepares a post). Uploads are REST-only: GraphQL has the metadata query `file` but no upload.
+     * @description Multipart/form-data with one part named `file`. The content is stored once per SHA-256 (identical uploads share one stored copy but each gets its own `file_id`, name and owner). Answers 200 with the file metadata; pass it (only `file_id` is read) in `files` when posting a message, which only the uploader can do. `filename` is the base name the client sent, without path parts or control characters, at most 255 characters (`file` when nothing is left); `content_type` is the type/subtype the part declared, lower-cased and without parameters; a part that declares no Content-Type (or one that cannot be parsed) is `text/plain`, the multipart default (RFC 7578), and a declared type that is not a valid type/subtype name is `application/octet-stream`. Files larger than SKEIN_MAX_UPLOAD_BYTES (default 25 MiB) are 413 `payload_too_large`. A refused or interrupted upload keeps nothing: its temporary copy is removed before the answer is sent. Needs `messages.write` (uploading prepares a post). Uploads are REST-only: GraphQL has the metadata query `file` but no upload.
      */
     post: operations['postFilesUpload'];
     delete?: never;
@@ -1932,7 +1932,7 @@ export interface paths {
     };
     /**
      * Live notifications (WebSocket)
-     * @description A WebSocket upgrade (RFC 6455); a plain GET answers 426. Credentials: `Authorization: Bearer <token>`, `?access_token=<token>`, `x-api-key`, or the `svc_session` cookie (cookies only from this origin); `realtime.connect` and `messages.read` are required (every frame carries message content, as `GET /v1/notifications` does), at connect and for as long as the socket is open. Server frames: first `{"type": "ready", "uid", "cursor"}` (the position now), then `{"type": "notification", "cursor", "event"}` for each event (`NotificationEvent`, `MessageUpdatedEvent` or `MessageDeletedEvent`), in order; send `{"type": "ping"}` to get `{"type": "pong"}`; anything else gets `{"type": "error", "code", "detail"}`. Connect with `?since=<cursor>` (the last cursor you received) to first replay every event after it, with no gap and no repeat before live ones, also across server restarts. With `?include_context=true` each message of `content.messages` of `sent`, `ping`, `added` and `channels` events also carries `message_context`, its conversation context as `GET /v1/messages/{message_id}/context` answers you (default bounds); off by default, when nothing of it is read. Refusals complete the upgrade, send an error frame and close with 4401 (not authenticated, or the credential ended), 4403 (`insufficient_scope`: no realtime.connect or messages.read; `api_access_required`; `csrf_rejected`: a cookie from another site), 4400 (bad since or include_context), 4429 (you already hold SKEIN_WS_MAX_SOCKETS_PER_USER sockets, default 20, here); 4008 closes a slow consumer (reconnect with since), 1013 a database outage, 1001 a shutdown. A logout, a session or key revocation, a password change, a bot’s deactivation or deletion, a manager’s removal or an administrator’s change of scopes or API access closes the sockets opened with the credential it ends or narrows at once (4401 or 4403), on every instance, and no frame is sent on them after that change answered. The server pings every SKEIN_WS_HEARTBEAT_SECONDS (default 30) and cuts sockets that do not answer. GraphQL subscriptions (`notifications(since, include_context)`) run over graphql-ws at /graphql with the same rules.
+     * @description A WebSocket upgrade (RFC 6455); a plain GET answers 426. Credentials: `Authorization: Bearer <token>`, `?access_token=<token>`, `x-api-key`, or the `svc_session` cookie (cookies only from this origin); `realtime.connect` and `messages.read` are required (every frame carries message content, as `GET /v1/notifications` does), at connect and for as long as the socket is open. Server frames: first `{"type": "ready", "uid", "cursor"}` (the position now), then `{"type": "notification", "cursor", "event"}` for each event (`NotificationEvent`, `MessageUpdatedEvent` or `MessageDeletedEvent`), in order; send `{"type": "ping"}` to get `{"type": "pong"}`; anything else gets `{"type": "error", "code", "detail"}`. Connect with `?since=<cursor>` (the last cursor you received) to first replay every event after it, with no gap and no repeat before live ones, also across server restarts. With `?include_context=true` each message of `content.messages` of `sent`, `ping`, `added` and `channels` events also carries `message_context`, its conversation context as `GET /v1/messages/{message_id}/context` answers you (default bounds); off by default, when nothing of it is read. Refusals complete the upgrade, send an error frame and close with 4401 (not authenticated, or the credential ended), 4403 (`insufficient_scope`: no realtime.connect or messages.read; `api_access_required`; `csrf_rejected`: a cookie from another site), 4400 (bad since or include_context), 4429 (you already hold SKEIN_WS_MAX_SOCKETS_PER_USER sockets and subscriptions, default 20, on all instances together when they share Redis); 4008 closes a slow consumer (reconnect with since; no single event is larger than SKEIN_EVENT_MAX_BYTES, so resuming always makes progress), 1013 a database outage, 1001 a shutdown. A logout, a session or key revocation, a password change, a bot’s deactivation or deletion, a manager’s removal or an administrator’s change of scopes or API access closes the sockets opened with the credential it ends or narrows at once (4401 or 4403), on every instance, and no frame is sent on them after that change answered. The server pings every SKEIN_WS_HEARTBEAT_SECONDS (default 30) and cuts sockets that do not answer. GraphQL subscriptions (`notifications(since, include_context)`) run over graphql-ws at /graphql with the same rules.
      */
     get: operations['getWs'];
     put?: never;
@@ -2130,7 +2130,7 @@ export interface webhooks {
 }
 export interface components {
   schemas: {
-    /** @description The webhook payload, also the `event` of WebSocket notification frames: `sent` (a new message with you as a recipient), `ping`, `added` (you were added as a recipient of existing messages), `channels` (a message was added to a channel you belong to). `content.messages` lists only messages you can see, never your own (except in a ping); `content.context` holds up to 10 ancestors of the first message that you can see, root first; `parent_id` is null where you cannot see the parent. Built from the messages as they are when it is handed out: a message deleted or hidden from you since is left out, and an event left with nothing is not sent. */
+    /** @description The webhook payload, also the `event` of WebSocket notification frames: `sent` (a new message with you as a recipient), `ping`, `added` (you were added as a recipient of existing messages), `channels` (a message was added to a channel you belong to). `content.messages` lists only messages you can see, never your own (except in a ping); `content.context` holds up to 10 ancestors of the first message that you can see, root first; `parent_id` is null where you cannot see the parent. Built from the messages as they are when it is handed out: a message deleted or hidden from you since is left out, and an event left with nothing is not sent. No event passes `SKEIN_EVENT_MAX_BYTES` of JSON (256 KiB by default): beyond it, the ancestors of `content.context` go first (`context_truncated`), then entries of each `message_context` (its `truncated`), then contents (`content_truncated`). */
     NotificationEvent: {
       /** @enum {string} */
       type: 'sent' | 'ping' | 'added' | 'channels';
@@ -2138,6 +2138,11 @@ export interface components {
       content: {
         messages: components['schemas']['EventMessage'][];
         context: components['schemas']['EventMessage'][];
+        /**
+         * @description Present only when ancestors were left out of `context` (the farthest first) to keep the event within its byte budget (`SKEIN_EVENT_MAX_BYTES`, 256 KiB by default); `GET /v1/messages/{message_id}/context` has them.
+         * @enum {boolean}
+         */
+        context_truncated?: true;
       };
     };
     EventMessage: {
@@ -2149,8 +2154,13 @@ export interface components {
         user_tag: string;
       };
       message_context?: components['schemas']['MessageContext'];
+      /**
+       * @description Present only when the event would pass its byte budget (`SKEIN_EVENT_MAX_BYTES`, 256 KiB by default) with every context cut: `content` was cut to fit, the longest contents first. `GET /v1/messages/{message_id}` has it whole.
+       * @enum {boolean}
+       */
+      content_truncated?: true;
     };
-    /** @description Only when you asked for it (the endpoint option `include_context`, `/v1/ws/v1?include_context=true`, the subscription argument `include_context`), and only on `content.messages` of `sent`, `ping`, `added` and `channels` events: the conversation context of this message exactly as `GET /v1/messages/{message_id}/context` answers you with its default bounds (your starting context when you are a bot with a `context_origin_id`, the reply ancestors you may see from the root down, then the message; `truncated` when the bounds cut anything). Absent otherwise. */
+    /** @description Only when you asked for it (the endpoint option `include_context`, `/v1/ws/v1?include_context=true`, the subscription argument `include_context`), and only on `content.messages` of `sent`, `ping`, `added` and `channels` events: the conversation context of this message exactly as `GET /v1/messages/{message_id}/context` answers you with its default bounds (your starting context when you are a bot with a `context_origin_id`, the reply ancestors you may see from the root down, then the message; `truncated` when the bounds cut anything). Absent otherwise, and also when the event would pass its byte budget (`SKEIN_EVENT_MAX_BYTES`) even with only the message left in it: read it then. */
     MessageContext: {
       message_id: string;
       /** @description Oldest first: the starting context (a bot caller with a context origin only), then the ancestors from the thread root down, then the message itself, which is always the last entry. */
@@ -2385,7 +2395,7 @@ export interface components {
         verified_at: string | null;
       }[];
     };
-    /** @description What a bot accepts and produces. `context_origin_id` names a root message the bot may see: it, then its chain of `default_outgoing` children, is the bot’s starting context, which GET /v1/messages/{message_id}/context puts before every conversation the bot reads. */
+    /** @description What a bot accepts and produces. `context_origin_id` names a root message the bot may see: it, then its chain of `default_outgoing` children, is the bot’s starting context, which GET /v1/messages/{message_id}/context puts before every conversation the bot reads. It is shown only to the bot itself and its managers; anyone else is shown null. */
     BotMetadata: {
       /** @default [] */
       modalities?: string[];
@@ -2529,8 +2539,8 @@ export interface components {
       author: components['schemas']['Author'];
       /** @description Null for a root, or when the parent is not visible. */
       parent_id: string | null;
-      /** @description The thread root; null when it is not visible. */
-      root_id: string | null;
+      /** @description The thread root as you see it: the message’s own id when you see it as a root (it has no parent, or one you may not see), else the thread root, or, when you may not see that, the topmost ancestor you reach through parents you may see. */
+      root_id: string;
       /** @description CC entries for everyone; a BCC entry only for the author, its adder and that recipient. */
       recipients: components['schemas']['Recipient'][];
       tags: string[];
@@ -2779,8 +2789,8 @@ export interface components {
       author?: components['schemas']['Author'];
       /** @description Null for a root, or when the parent is not visible. */
       parent_id?: string | null;
-      /** @description The thread root; null when it is not visible. */
-      root_id?: string | null;
+      /** @description The thread root as you see it: the message’s own id when you see it as a root (it has no parent, or one you may not see), else the thread root, or, when you may not see that, the topmost ancestor you reach through parents you may see. */
+      root_id?: string;
       /** @description CC entries for everyone; a BCC entry only for the author, its adder and that recipient. */
       recipients?: components['schemas']['Recipient'][];
       tags?: string[];
@@ -2968,8 +2978,8 @@ export interface components {
       has_more: boolean;
     };
     UnreadThread: {
-      /** @description The thread root, or null when you may not see the root. */
-      root_id: string | null;
+      /** @description The root the newest of them shows you, as its MessageOutput.root_id. */
+      root_id: string;
       /** @description Unread messages addressed to you in this thread. */
       unread_count: number;
       /** @description The newest of them. */
@@ -3015,8 +3025,8 @@ export interface components {
       author?: components['schemas']['Author'];
       /** @description Null for a root, or when the parent is not visible. */
       parent_id?: string | null;
-      /** @description The thread root; null when it is not visible. */
-      root_id?: string | null;
+      /** @description The thread root as you see it: the message’s own id when you see it as a root (it has no parent, or one you may not see), else the thread root, or, when you may not see that, the topmost ancestor you reach through parents you may see. */
+      root_id?: string;
       /** @description CC entries for everyone; a BCC entry only for the author, its adder and that recipient. */
       recipients?: components['schemas']['Recipient'][];
       tags?: string[];
@@ -3046,8 +3056,8 @@ export interface components {
       type: 'reply' | 'link';
     };
     TreeIdsResponse: {
-      /** @description The thread root, or null when you may not see the root. */
-      root_id: string | null;
+      /** @description The root this message shows you, as its MessageOutput.root_id (never a hidden message). */
+      root_id: string;
       /** @description Visible ids of the thread, oldest first. */
       ids: string[];
     };
@@ -3285,6 +3295,11 @@ export interface components {
       content: {
         messages: components['schemas']['EventMessage'][];
         context: components['schemas']['EventMessage'][];
+        /**
+         * @description Present only when ancestors were left out of `context` (the farthest first) to keep the event within its byte budget (`SKEIN_EVENT_MAX_BYTES`, 256 KiB by default); `GET /v1/messages/{message_id}/context` has them.
+         * @enum {boolean}
+         */
+        context_truncated?: true;
         changes: (
           | 'tags'
           | 'subject'
@@ -3386,7 +3401,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -3412,7 +3427,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -3447,7 +3462,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -3472,7 +3487,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -3495,7 +3510,7 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
         /** @description An API key `sk_…` from POST /v1/auth/keys/self. */
         'x-api-key': string;
@@ -3590,7 +3605,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -3622,7 +3637,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -3698,7 +3713,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -3750,7 +3765,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -3782,7 +3797,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -3814,7 +3829,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -3866,7 +3881,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -3898,7 +3913,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -3971,7 +3986,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -4065,7 +4080,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -4159,7 +4174,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -4191,7 +4206,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -4223,7 +4238,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -4275,7 +4290,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -4362,7 +4377,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -4455,7 +4470,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -4487,7 +4502,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -4557,8 +4572,17 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `validation_error`: a malformed field; or a `context_origin_id` with a reply parent (type `not_a_root`), or a non-null one on an account that is not a bot (type `not_a_bot`). */
+      /** @description `validation_error`: a malformed field; or a `context_origin_id` with a reply parent the bot may see (type `not_a_root`; a parent hidden from the bot counts as none), or a non-null one on an account that is not a bot (type `not_a_bot`). */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit hit; see Retry-After. */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -4572,7 +4596,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -4629,7 +4653,7 @@ export interface operations {
         limit?: number;
       };
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -4670,7 +4694,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -4702,7 +4726,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -4799,7 +4823,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `validation_error`: a malformed field; or a `context_origin_id` with a reply parent (type `not_a_root`), or a non-null one on an account that is not a bot (type `not_a_bot`). */
+      /** @description `validation_error`: a malformed field; or a `context_origin_id` with a reply parent the bot may see (type `not_a_root`; a parent hidden from the bot counts as none), or a non-null one on an account that is not a bot (type `not_a_bot`). `too_many_managed_users`: you already manage SKEIN_MAX_MANAGED_USERS users (default 50; deleted ones do not count, deactivated ones do). */
       422: {
         headers: {
           [name: string]: unknown;
@@ -4814,7 +4838,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -4866,7 +4890,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -4952,8 +4976,17 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `validation_error`: a malformed field; or a `context_origin_id` with a reply parent (type `not_a_root`), or a non-null one on an account that is not a bot (type `not_a_bot`). */
+      /** @description `validation_error`: a malformed field; or a `context_origin_id` with a reply parent the bot may see (type `not_a_root`; a parent hidden from the bot counts as none), or a non-null one on an account that is not a bot (type `not_a_bot`). */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit hit; see Retry-After. */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -4967,7 +5000,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -5019,7 +5052,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -5071,7 +5104,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -5123,7 +5156,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -5218,7 +5251,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -5289,7 +5322,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -5330,7 +5363,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -5391,7 +5424,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -5452,7 +5485,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -5560,7 +5593,7 @@ export interface operations {
         limit?: number;
       };
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -5610,7 +5643,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -5665,7 +5698,7 @@ export interface operations {
         delete_descendants?: boolean;
       };
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -5726,7 +5759,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
         /** @description The same key from the same caller within 24 hours answers the first answer again and creates nothing. */
         'Idempotency-Key'?: string;
@@ -5808,7 +5841,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Validation error. */
+      /** @description `validation_error` of type `too_many_deliveries`: the recipients summed over the messages (with those `"audience": "parent"` adds) exceed SKEIN_MAX_DELIVERIES_PER_POST (default 1000); nothing is written. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -5817,7 +5850,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Rate limit hit; see Retry-After. */
+      /** @description Each message counts against SKEIN_RATE_LIMIT_POSTS_PER_MIN: the request does not fit in what is left (RateLimit-Remaining says what does); nothing is written. See Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -5832,7 +5865,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
         /** @description The same key from the same caller within 24 hours answers the first answer again and creates nothing. */
         'Idempotency-Key'?: string;
@@ -5912,7 +5945,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Validation error. */
+      /** @description `validation_error` of type `too_many_deliveries`: the recipients summed over the messages (with those `"audience": "parent"` adds) exceed SKEIN_MAX_DELIVERIES_PER_POST (default 1000); nothing is written. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -5921,7 +5954,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Rate limit hit; see Retry-After. */
+      /** @description Each message counts against SKEIN_RATE_LIMIT_POSTS_PER_MIN: the request does not fit in what is left (RateLimit-Remaining says what does); nothing is written. See Retry-After. */
       429: {
         headers: {
           [name: string]: unknown;
@@ -5936,7 +5969,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -6024,7 +6057,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -6119,7 +6152,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -6207,7 +6240,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -6302,7 +6335,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -6406,7 +6439,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -6467,7 +6500,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -6508,7 +6541,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -6606,7 +6639,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -6696,7 +6729,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -6794,7 +6827,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -6889,7 +6922,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -6984,7 +7017,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -7045,7 +7078,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -7109,7 +7142,7 @@ export interface operations {
         limit?: number;
       };
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -7159,7 +7192,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -7240,7 +7273,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -7317,7 +7350,7 @@ export interface operations {
         limit?: number;
       };
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -7378,7 +7411,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -7440,7 +7473,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -7507,7 +7540,7 @@ export interface operations {
         show_all_links?: boolean;
       };
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -7564,7 +7597,7 @@ export interface operations {
         show_all_links?: boolean;
       };
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -7616,7 +7649,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -7725,7 +7758,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -7819,7 +7852,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -7860,7 +7893,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -7945,7 +7978,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -8006,7 +8039,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -8067,7 +8100,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -8162,7 +8195,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -8223,7 +8256,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -8328,7 +8361,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -8402,7 +8435,7 @@ export interface operations {
         limit?: number;
       };
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -8463,7 +8496,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -8567,7 +8600,7 @@ export interface operations {
         fields?: string;
       };
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -8635,7 +8668,7 @@ export interface operations {
         fields?: string;
       };
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -8697,7 +8730,7 @@ export interface operations {
         limit?: number;
       };
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -8747,7 +8780,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -8815,7 +8848,7 @@ export interface operations {
         fields?: string;
       };
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -8879,7 +8912,7 @@ export interface operations {
         fields?: string;
       };
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -8934,7 +8967,7 @@ export interface operations {
         fields?: string;
       };
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -9000,7 +9033,7 @@ export interface operations {
         fields?: string;
       };
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -9076,7 +9109,7 @@ export interface operations {
         fields?: string;
       };
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -9137,7 +9170,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -9203,7 +9236,7 @@ export interface operations {
         max_chars?: number;
       };
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -9279,7 +9312,7 @@ export interface operations {
         fields?: string;
       };
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -9334,7 +9367,7 @@ export interface operations {
         max_n?: number;
       };
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -9400,7 +9433,7 @@ export interface operations {
         max_n?: number;
       };
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -9461,7 +9494,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -9509,7 +9542,7 @@ export interface operations {
         skip?: number;
       };
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -9568,7 +9601,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -9655,7 +9688,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -9716,7 +9749,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -9818,7 +9851,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -9921,7 +9954,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -10023,7 +10056,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -10126,7 +10159,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -10210,7 +10243,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -10303,7 +10336,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -10387,7 +10420,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -10473,7 +10506,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -10557,7 +10590,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -10652,7 +10685,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -10762,7 +10795,7 @@ export interface operations {
         limit?: number;
       };
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -10815,7 +10848,7 @@ export interface operations {
         include_context?: boolean;
       };
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path?: never;
@@ -10859,7 +10892,7 @@ export interface operations {
         limit?: number;
       };
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -10911,7 +10944,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -10982,7 +11015,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
@@ -11086,7 +11119,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Echoed on the answer when it is 1–128 of A-Z a-z 0-9 _ . : -, and logged with the request. */
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
       };
       path: {
