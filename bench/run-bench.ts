@@ -47,7 +47,7 @@ import {
 import { FanOutListeners } from './lib/fan-out-listeners.js';
 import { measureFanOut, openMany, sleep, terminateAll, type FanOutResult } from './lib/realtime.js';
 import { writeReport, textTable, type Row, type Target } from './lib/report.js';
-import { merge, percentile, runPool, summarize, type Measured } from './lib/stats.js';
+import { atRate, merge, percentile, runPool, summarize, type Measured, type Paced } from './lib/stats.js';
 import { startReceiver } from './lib/webhooks.js';
 import { contentOf, wordOfRank } from './lib/words.js';
 import type { WebSocket } from 'ws';
@@ -1095,15 +1095,20 @@ async function webhookWorkload(ctx: Context): Promise<void> {
 
 const METRICS_TOKEN = 'bench-metrics-token';
 
-/** Requests a service instance has answered so far (its /metrics counter; the scrapes left out). */
-async function requestsServed(instance: Child): Promise<number> {
+/** The text of a service instance's /metrics. */
+async function metricsOf(instance: Child): Promise<string> {
   const res = await fetch(`${instance.url}/metrics`, {
     headers: { authorization: `Bearer ${METRICS_TOKEN}` },
   });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`GET /metrics answered ${res.status}: ${text.slice(0, 200)}`);
+  return text;
+}
+
+/** Requests a service instance has answered so far (its /metrics counter; the scrapes left out). */
+async function requestsServed(instance: Child): Promise<number> {
   let served = 0;
-  for (const line of text.split('\n')) {
+  for (const line of (await metricsOf(instance)).split('\n')) {
     if (!line.startsWith('skein_http_requests_total{') || line.includes('route="/metrics"')) continue;
     served += Number(line.slice(line.lastIndexOf(' ') + 1));
   }
@@ -1388,6 +1393,460 @@ async function scaleOutWorkload(ctx: Context): Promise<void> {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Amplification (security review 2026-12-02, findings 1 and 3): cheap requests of one account that
+// cost everyone else. Each probe compares two phases of one run, taken in turns, so that its ratio
+// still says something on a loaded machine.
+
+/**
+ * Sizes of the amplification probes: posts and seconds are per part, and a phase runs in two parts
+ * (see inTurns), so 30 posts and 12 s per phase; the smoke run, which only checks that they run,
+ * in one part.
+ */
+const amplificationSizes = (profile: Profile) =>
+  profile.name === 'smoke'
+    ? { users: 4, socketsPerUser: 8, posts: 6, seconds: 2 }
+    : { users: 50, socketsPerUser: 20, posts: 15, seconds: 6 };
+
+/** The reviewers' paces: profile edits per second; a batch of 25 chained replies every 600 ms. */
+const EDITS_PER_SECOND = 24;
+const BATCH_EVERY_MS = 600;
+const BATCH_LENGTH = 25;
+/** The batches reply under a chain this deep, so each context read walks 50 ancestors and more. */
+const CHAIN_DEPTH = 50;
+/** The reader's pause between two reads: an ordinary client, not a load generator. */
+const READ_PAUSE_MS = 20;
+
+/**
+ * What a phase cost: the service's Neo4j read transactions, the CPU ms of the service and of the
+ * embedded Neo4j (0 for a NEO4J_URI server), over `ms` of wall time.
+ */
+interface Cost {
+  reads: number;
+  service: number;
+  neo4j: number;
+  ms: number;
+}
+
+/** Neo4j read transactions the run's service has run so far (its /metrics histogram's count). */
+async function neo4jReads(ctx: Context): Promise<number> {
+  let reads = 0;
+  for (const line of (await metricsOf(ctx.service)).split('\n')) {
+    if (line.startsWith('skein_neo4j_transaction_duration_seconds_count{') && line.includes('mode="read"'))
+      reads += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return reads;
+}
+
+/** Runs `work` and reads what it cost. */
+async function costOf<T>(ctx: Context, work: () => Promise<T>): Promise<[T, Cost]> {
+  const neo4jCpu = () => (ctx.neo4jPid === null ? 0 : cpuMs(ctx.neo4jPid));
+  const before = { reads: await neo4jReads(ctx), service: cpuMs(ctx.service.pid), neo4j: neo4jCpu() };
+  const at = performance.now();
+  const result = await work();
+  const ms = performance.now() - at;
+  const cost = {
+    reads: (await neo4jReads(ctx)) - before.reads,
+    service: cpuMs(ctx.service.pid) - before.service,
+    neo4j: neo4jCpu() - before.neo4j,
+    ms,
+  };
+  return [result, cost];
+}
+
+const totalCost = (costs: Cost[]): Cost =>
+  costs.reduce(
+    (a, c) => ({
+      reads: a.reads + c.reads,
+      service: a.service + c.service,
+      neo4j: a.neo4j + c.neo4j,
+      ms: a.ms + c.ms,
+    }),
+    { reads: 0, service: 0, neo4j: 0, ms: 0 },
+  );
+const readsPerSec = (cost: Cost) => cost.reads / (cost.ms / 1000);
+
+/** "CPU: service 15% → 23%, Neo4j 30% → 41% of a core" from one phase to the other. */
+function cpuChange(ctx: Context, from: Cost, to: Cost): string {
+  const share = (cpu: number, cost: Cost) => `${((cpu / cost.ms) * 100).toFixed(0)}%`;
+  const neo4j = ctx.neo4jPid === null ? '' : `, Neo4j ${share(from.neo4j, from)} → ${share(to.neo4j, to)}`;
+  return `CPU: service ${share(from.service, from)} → ${share(to.service, to)}${neo4j} of a core`;
+}
+
+/** The p99 of each part, in the order they ran: "37, 41" (how much the parts of a phase agree). */
+const partsP99 = (parts: number[][]) => parts.map((samples) => ms(percentile(samples, 99))).join(', ');
+
+/**
+ * Phase x, then y, then y and x again (once each in the smoke run): a drift of the machine's load
+ * then weighs on both. Each phase is given its part number.
+ */
+async function inTurns<T>(
+  profile: Profile,
+  x: (part: number) => Promise<T>,
+  y: (part: number) => Promise<T>,
+): Promise<{ x: T[]; y: T[] }> {
+  const order = profile.name === 'smoke' ? [x, y] : [x, y, y, x];
+  const out = { x: [] as T[], y: [] as T[] };
+  for (const [part, phase] of order.entries()) (phase === x ? out.x : out.y).push(await phase(part));
+  return out;
+}
+
+/** An account as anyone makes one (POST /v1/auth/register): no verified contact, reading rights only. */
+async function registeredToken(ctx: Context, prefix: string): Promise<string> {
+  const answer = await ctx.api.call<{ access_token: string }>('POST', '/v1/auth/register', {
+    body: { user_tag: `${prefix}-${ctx.run}`, password: 'bench-Registered-Password-2026' },
+  });
+  return answer.access_token;
+}
+
+const ampTarget = (profile: Profile, text: string, pass: boolean): Target => ({
+  text,
+  pass: profile.name === 'smoke' ? null : pass,
+});
+
+async function amplificationWorkload(ctx: Context): Promise<void> {
+  // Probe A's users and probe B's recipient are seeded fan-out members.
+  const { users } = amplificationSizes(ctx.profile);
+  if (ctx.data.fanout!.members.length <= users)
+    throw new Error(`the amplification workload needs ${users + 1} fan-out members (--fanout-members)`);
+  await profileEditsProbe(ctx);
+  await contextsProbe(ctx);
+}
+
+/** Probe A's setup: the target's sockets, read by the listener process, and a post to the target. */
+interface FramesProbe {
+  listeners: FanOutListeners;
+  post: (i: number) => Promise<void>;
+  posts: number;
+}
+
+interface FramesPhase {
+  frames: FanOutResult;
+  cost: Cost;
+  edits: Paced | null;
+}
+
+/** Phase "quiet" of probe A: posts to the target one at a time, each timed to its last socket's frame. */
+async function quietPhase(ctx: Context, probe: FramesProbe, part: number): Promise<FramesPhase> {
+  const [frames, cost] = await costOf(ctx, () =>
+    measureFanOut(probe.listeners, probe.posts, (i) => probe.post(part * 1000 + i)),
+  );
+  return { frames, cost, edits: null };
+}
+
+/** Phase "edits": the same while a plain account edits its display name EDITS_PER_SECOND times a second. */
+async function editsPhase(
+  ctx: Context,
+  probe: FramesProbe,
+  part: number,
+  editorToken: string,
+): Promise<FramesPhase> {
+  // Up to a second's worth in flight: slow answers do not slow the pace.
+  const edits = atRate(
+    EDITS_PER_SECOND,
+    (i) =>
+      ctx.api.call('POST', '/v1/users/profile', {
+        token: editorToken,
+        body: { display_name: `Editor ${part}.${i}` },
+      }),
+    EDITS_PER_SECOND,
+  );
+  const phase = await quietPhase(ctx, probe, part).finally(() => edits.stop());
+  return { ...phase, edits: await edits.stop() };
+}
+
+/**
+ * Finding 1: a profile edit made every open socket judge its credential again. `users` users hold
+ * `socketsPerUser` sockets each; posts go to the first one's sockets, without and with another
+ * account's profile edits.
+ */
+async function profileEditsProbe(ctx: Context): Promise<void> {
+  const { profile } = ctx;
+  const { users, socketsPerUser, posts } = amplificationSizes(profile);
+  const [target, ...others] = (await membersOf(ctx)).slice(0, users);
+  const poster = ctx.writers[0]!;
+  const editorToken = await registeredToken(ctx, 'bench-editor');
+  const urlsOf = (sessions: Session[]) =>
+    sessions.flatMap((s) => Array<string>(socketsPerUser).fill(wsUrlOf(ctx, s.token)));
+  let idle: WebSocket[] = [];
+  let listeners: FanOutListeners | null = null;
+  try {
+    // The other users' sockets only need to be open: the bench process holds them.
+    idle = await openMany(urlsOf(others), null, true, 200);
+    listeners = await FanOutListeners.open(urlsOf([target!]), true);
+    const probe: FramesProbe = {
+      listeners,
+      posts,
+      post: async (i) => {
+        await ctx.api.post(poster.token, {
+          content: contentOf(profile.seed + 701, i),
+          recipients: [`uid:${target!.uid}`],
+        });
+      },
+    };
+    // Unmeasured: the first posts and edits of a fresh service and Neo4j run before their paths are compiled.
+    await editsPhase(ctx, { ...probe, posts: profile.name === 'smoke' ? 1 : 10 }, 9, editorToken);
+    const loadBefore = loadNow();
+    const turns = await inTurns(
+      profile,
+      (part) => quietPhase(ctx, probe, part),
+      (part) => editsPhase(ctx, probe, part, editorToken),
+    );
+    const loadAfter = loadNow();
+    const times = (phases: FramesPhase[]) => phases.flatMap((p) => p.frames.times);
+    const [quiet, edited] = [times(turns.x), times(turns.y)];
+    const [quietCost, editsCost] = [
+      totalCost(turns.x.map((p) => p.cost)),
+      totalCost(turns.y.map((p) => p.cost)),
+    ];
+    const edits = turns.y.map((p) => p.edits!);
+    const editLatencies = edits.flatMap((e) => e.latencies);
+    const editErrors = edits.reduce((sum, e) => sum + e.errors, 0);
+    const editSeconds = edits.reduce((sum, e) => sum + e.seconds, 0);
+    const incomplete = [...turns.x, ...turns.y].reduce((sum, p) => sum + p.frames.incomplete, 0);
+    if (incomplete) ctx.failures.push(`amplification: ${incomplete} posts did not reach every socket`);
+    if (editErrors)
+      ctx.failures.push(
+        `amplification: ${editErrors} profile edits failed (${edits.find((e) => e.firstError)?.firstError})`,
+      );
+    const workload =
+      `amplification: post to ${socketsPerUser} of ${users * socketsPerUser} sockets, last frame, ` +
+      `while profile edits at ${EDITS_PER_SECOND}/s`;
+    const p99 = { quiet: percentile(quiet, 99), edits: percentile(edited, 99) };
+    ctx.rows.push(
+      {
+        workload,
+        metric: 'p50 ms',
+        skein: percentile(edited, 50),
+        limit: percentile(quiet, 50),
+        limitOf: 'no edits',
+        http: null,
+        target: null,
+      },
+      {
+        workload,
+        metric: 'p99 ms',
+        skein: p99.edits,
+        limit: p99.quiet,
+        limitOf: 'no edits',
+        http: null,
+        target: ampTarget(profile, 'p99 ≤ 1.2 × no edits', p99.edits <= 1.2 * p99.quiet),
+        note:
+          `${quiet.length} and ${edited.length} posts (one at a time, to one recipient), phases in turns ` +
+          `${profile.name === 'smoke' ? 'quiet, edits' : 'quiet, edits, edits, quiet'}; ${editLatencies.length} ` +
+          `edits answered (${(editLatencies.length / editSeconds).toFixed(1)}/s, p50 ` +
+          `${ms(percentile(editLatencies, 50))} ms), by a registered account with no verified contact; ` +
+          `${cpuChange(ctx, quietCost, editsCost)}; p99 of the parts quiet ${partsP99(turns.x.map((p) => p.frames.times))}, ` +
+          `edits ${partsP99(turns.y.map((p) => p.frames.times))}; load average ` +
+          `${loadBefore} before, ${loadAfter} after`,
+      },
+      {
+        workload,
+        metric: 'reads/s',
+        skein: readsPerSec(editsCost),
+        limit: readsPerSec(quietCost),
+        limitOf: 'no edits',
+        http: null,
+        target: null,
+        note: 'the Neo4j read transactions of the service (its /metrics), posts and edits included',
+      },
+    );
+  } finally {
+    await listeners?.close();
+    await terminateAll(idle);
+  }
+}
+
+/** Probe B's setup: the recipient U, the author A and its batch i, the reader's correspondent. */
+interface ContextsProbe {
+  recipient: Session;
+  socketsPerUser: number;
+  author: Session;
+  batch: (i: number) => unknown;
+  correspondent: string;
+  seconds: number;
+}
+
+interface ReaderPhase {
+  reader: Measured;
+  cost: Cost;
+  batches: Paced;
+  /** U's frames: received and expected, the last one's size, the listener process's CPU ms reading them. */
+  frames: { received: number; expected: number; bytes: number; cpu: number };
+}
+
+/** The viewer reads its conversation with `other`, one read at a time, for `seconds`. */
+async function readConversation(ctx: Context, other: string, seconds: number): Promise<Measured> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let firstError: string | undefined;
+  const began = performance.now();
+  while (performance.now() - began < seconds * 1000) {
+    const t0 = performance.now();
+    const res = await fetch(`${ctx.service.url}/v1/messages/conversation/${other}`, {
+      headers: bearer(ctx.viewer),
+    });
+    const text = await res.text();
+    if (res.status === 200) latencies.push(performance.now() - t0);
+    else {
+      errors++;
+      firstError ??= `${res.status}: ${text.slice(0, 200)}`;
+    }
+    await sleep(READ_PAUSE_MS);
+  }
+  const measured = summarize(latencies, latencies.length, errors, (performance.now() - began) / 1000);
+  return firstError === undefined ? measured : { ...measured, firstError };
+}
+
+/**
+ * Phase "context off" (or "on") of probe B: U holds its sockets without (or with) include_context,
+ * A posts a batch to U every BATCH_EVERY_MS, and the viewer, who has nothing to do with either,
+ * reads. The frames U's sockets got are counted, up to 10 s after the phase.
+ */
+async function contextPhase(
+  ctx: Context,
+  probe: ContextsProbe,
+  includeContext: boolean,
+  part: number,
+): Promise<ReaderPhase> {
+  const url = `${wsUrlOf(ctx, probe.recipient.token)}${includeContext ? '&include_context=true' : ''}`;
+  const listeners = await FanOutListeners.open(Array<string>(probe.socketsPerUser).fill(url), true);
+  try {
+    await listeners.arm();
+    const listenerCpu = cpuMs(listeners.pid);
+    const batches = atRate(1000 / BATCH_EVERY_MS, (i) =>
+      ctx.api.post(probe.author.token, probe.batch(part * 10_000 + i)),
+    );
+    const [reader, cost] = await costOf(ctx, () =>
+      readConversation(ctx, probe.correspondent, probe.seconds),
+    ).finally(() => batches.stop());
+    const posted = await batches.stop();
+    const expected = posted.latencies.length * probe.socketsPerUser;
+    const { received, frameBytes: bytes } = await listeners.lastOf(expected, 10_000);
+    const cpu = cpuMs(listeners.pid) - listenerCpu;
+    return { reader, cost, batches: posted, frames: { received, expected, bytes, cpu } };
+  } finally {
+    await listeners.close();
+  }
+}
+
+/**
+ * Finding 3: contexts in deliveries multiplied Neo4j's work. U holds its sockets, A posts batches of
+ * chained replies to U under a deep chain, and an unrelated reader's latency is compared with U's
+ * sockets taking contexts and not.
+ */
+async function contextsProbe(ctx: Context): Promise<void> {
+  const { profile } = ctx;
+  const { users, socketsPerUser, seconds } = amplificationSizes(profile);
+  // A member not among probe A's, whose sockets may still be closing.
+  const recipient = (await membersOf(ctx))[users]!;
+  const author = ctx.writers[1 % ctx.writers.length]!;
+  const to = [`uid:${recipient.uid}`];
+  const chain = await ctx.api.post(author.token, {
+    messages: Array.from({ length: CHAIN_DEPTH + 1 }, (_, i) => ({
+      content: contentOf(profile.seed + 702, i),
+      recipients: to,
+    })),
+  });
+  const deepest = chain[CHAIN_DEPTH]!.id;
+  const probe: ContextsProbe = {
+    recipient,
+    socketsPerUser,
+    author,
+    correspondent: busiestCorrespondent(ctx),
+    seconds,
+    // Each item after the first replies to the one before (a multi-message post is a chain).
+    batch: (i) => ({
+      messages: Array.from({ length: BATCH_LENGTH }, (_, k) => ({
+        content: contentOf(profile.seed + 703, i * BATCH_LENGTH + k),
+        recipients: to,
+        ...(k === 0 ? { parent_id: deepest } : {}),
+      })),
+    }),
+  };
+  // Unmeasured, as probe A's first round.
+  await contextPhase(ctx, { ...probe, seconds: profile.name === 'smoke' ? 1 : 3 }, true, 9);
+  const loadBefore = loadNow();
+  const turns = await inTurns(
+    profile,
+    (part) => contextPhase(ctx, probe, false, part),
+    (part) => contextPhase(ctx, probe, true, part),
+  );
+  const loadAfter = loadNow();
+  const [off, on] = [merge(turns.x.map((p) => p.reader)), merge(turns.y.map((p) => p.reader))];
+  const [offCost, onCost] = [totalCost(turns.x.map((p) => p.cost)), totalCost(turns.y.map((p) => p.cost))];
+  const framesOf = (phases: ReaderPhase[]) => {
+    const sum = (pick: (p: ReaderPhase) => number) => phases.reduce((total, p) => total + pick(p), 0);
+    const kib = Math.max(...phases.map((p) => p.frames.bytes)) / 1024;
+    const cpu = (sum((p) => p.frames.cpu) / sum((p) => p.cost.ms)) * 100;
+    return (
+      `${sum((p) => p.frames.received)} of ${sum((p) => p.frames.expected)} (~${kib.toFixed(0)} KiB each, ` +
+      `read with ${cpu.toFixed(0)}% of a core)`
+    );
+  };
+  const batchesOf = (phases: ReaderPhase[]) => {
+    const answered = phases.flatMap((p) => p.batches.latencies);
+    return `${answered.length} (p50 answer ${ms(percentile(answered, 50))} ms)`;
+  };
+  for (const phase of [...turns.x, ...turns.y]) {
+    const { received, expected } = phase.frames;
+    if (received < expected)
+      ctx.failures.push(
+        `amplification: ${expected - received} of ${expected} frames missing 10 s after a phase`,
+      );
+    if (phase.batches.errors)
+      ctx.failures.push(
+        `amplification: ${phase.batches.errors} batches failed (${phase.batches.firstError})`,
+      );
+  }
+  if (off.errors + on.errors)
+    ctx.failures.push(
+      `amplification: ${off.errors + on.errors} reads failed (${off.firstError ?? on.firstError})`,
+    );
+  const workload =
+    `amplification: another user's conversation read while ${socketsPerUser} sockets get ` +
+    `${BATCH_LENGTH}-reply posts every ${BATCH_EVERY_MS} ms, contexts on`;
+  ctx.rows.push(
+    {
+      workload,
+      metric: 'p50 ms',
+      skein: on.p50,
+      limit: off.p50,
+      limitOf: 'context off',
+      http: null,
+      target: null,
+    },
+    {
+      workload,
+      metric: 'p99 ms',
+      skein: on.p99,
+      limit: off.p99,
+      limitOf: 'context off',
+      http: null,
+      target: ampTarget(profile, 'p99 ≤ 1.5 × context off', on.p99 <= 1.5 * off.p99),
+      note:
+        `GET /v1/messages/conversation/{the viewer's busiest correspondent}, ${off.count} and ${on.count} ` +
+        `reads ${READ_PAUSE_MS} ms apart, phases in turns ` +
+        `${profile.name === 'smoke' ? 'off, on' : 'off, on, on, off'} of ${seconds} s; replies under a ` +
+        `${CHAIN_DEPTH}-deep chain, posts answered off ${batchesOf(turns.x)}, on ${batchesOf(turns.y)}; ` +
+        `U's frames received off ${framesOf(turns.x)}, on ${framesOf(turns.y)}; ${cpuChange(ctx, offCost, onCost)}; ` +
+        `p99 of the parts off ${partsP99(turns.x.map((p) => p.reader.samples))}, on ` +
+        `${partsP99(turns.y.map((p) => p.reader.samples))}; load average ${loadBefore} before, ` +
+        `${loadAfter} after`,
+    },
+    {
+      workload,
+      metric: 'reads/s',
+      skein: readsPerSec(onCost),
+      limit: readsPerSec(offCost),
+      limitOf: 'context off',
+      http: null,
+      target: null,
+      note: "the Neo4j read transactions of the service (its /metrics), the reader's and the posts' included",
+    },
+  );
+}
+
 const WORKLOAD_RUNNERS: [Workload, (ctx: Context) => Promise<void>][] = [
   ['post', postWorkloads],
   ['read', readWorkload],
@@ -1399,6 +1858,7 @@ const WORKLOAD_RUNNERS: [Workload, (ctx: Context) => Promise<void>][] = [
   ['sockets', idleSocketsWorkload],
   ['webhooks', webhookWorkload],
   ['scaleout', scaleOutWorkload],
+  ['amplification', amplificationWorkload],
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -1551,6 +2011,11 @@ async function main(): Promise<void> {
       // Every bench socket comes from 127.0.0.1: the per-address cap would stop the fan-out at 200.
       SKEIN_WS_MAX_SOCKETS_PER_ADDRESS: '100000',
       SKEIN_VERIFICATION_REQUESTS_PER_HOUR: '100000',
+      // The seeded fan-out members are the lead's managed users (1,000 on the small profile): under
+      // the default cap of 50 the lead could create no writer or bot.
+      SKEIN_MAX_MANAGED_USERS: '100000',
+      // The amplification workload reads the service's Neo4j read transactions from /metrics.
+      SKEIN_METRICS_TOKEN: METRICS_TOKEN,
       SKEIN_ADMIN_TAG: ADMIN_TAG,
       SKEIN_ADMIN_PASSWORD: ADMIN_PASSWORD,
       SKEIN_WEBHOOK_ALLOW_PRIVATE: 'true',

@@ -13,6 +13,7 @@ export const WORKLOADS = [
   'sockets',
   'webhooks',
   'scaleout',
+  'amplification',
 ] as const;
 export type Workload = (typeof WORKLOADS)[number];
 

@@ -123,6 +123,8 @@ export interface SlowRound {
 export interface FanOutResult {
   p50: number;
   p99: number;
+  /** Each complete round's time (ms), to merge a measurement taken in parts. */
+  times: number[];
   rounds: number;
   /** Rounds in which some socket did not get its frame within the time-out. */
   incomplete: number;
@@ -206,6 +208,7 @@ export async function measureFanOut(
         : null,
     p50: percentile(times, 50),
     p99: percentile(times, 99),
+    times,
     rounds,
     incomplete,
     frameBytes,

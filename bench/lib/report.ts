@@ -4,7 +4,16 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-export type Metric = 'msgs/s' | 'req/s' | 'deliveries/s' | 'p50 ms' | 'p99 ms' | 'MiB' | 'CPU ms';
+export type Metric =
+  | 'msgs/s'
+  | 'req/s'
+  | 'deliveries/s'
+  | 'p50 ms'
+  | 'p99 ms'
+  | 'MiB'
+  | 'CPU ms'
+  /** Neo4j read transactions the service ran per second (its /metrics). */
+  | 'reads/s';
 
 export interface Target {
   text: string;
@@ -18,10 +27,11 @@ export interface Row {
   skein: number | null;
   /**
    * The limit: the same Cypher through neo4j-driver, or the bare WebSocket server; for the scale-out
-   * rows, the same load on one instance where Skein's column has it spread over two (see `limitOf`).
+   * rows, the same load on one instance where Skein's column has it spread over two; for the
+   * amplification rows, the run's other phase: without the profile edits, or with contexts off (see `limitOf`).
    */
   limit: number | null;
-  limitOf: 'neo4j-driver' | 'bare ws' | '1 instance' | 'no load' | 'none';
+  limitOf: 'neo4j-driver' | 'bare ws' | '1 instance' | 'no load' | 'no edits' | 'context off' | 'none';
   /** The bare node:http server with the same body sizes and connections. */
   http: number | null;
   target: Target | null;
@@ -60,7 +70,7 @@ function fmtTarget(target: Target | null): string {
 const HEADER = ['Workload', 'Metric', 'Skein', 'Limit', 'Ratio', 'Bare HTTP', 'Target'];
 
 function cells(row: Row): string[] {
-  const marked = row.limitOf === 'bare ws' || row.limitOf === '1 instance' || row.limitOf === 'no load';
+  const marked = row.limitOf !== 'neo4j-driver' && row.limitOf !== 'none';
   const limit = marked && row.limit !== null ? `${fmt(row.limit)} (${row.limitOf})` : fmt(row.limit);
   return [
     row.workload,
@@ -117,9 +127,10 @@ export function renderMarkdown(report: RunReport): string {
     markdownTable(report.rows),
     '',
     'Limit: the same Cypher through neo4j-driver (throughput at the same concurrency, or latency one at a ' +
-      'time), except where marked "bare ws" (a WebSocket server with no database) or "1 instance" (scale-out: ' +
+      'time), except where marked "bare ws" (a WebSocket server with no database), "1 instance" (scale-out: ' +
       "Skein's column is the load spread over two instances on one Neo4j, the limit column the same load on " +
-      'one). Ratio: Skein ÷ limit, as a share for throughput and as a multiple for latency, memory and CPU ' +
+      'one) or "no load", "no edits", "context off" (the same measurement in another phase of the run). ' +
+      'Ratio: Skein ÷ limit, as a share for throughput and as a multiple for latency, memory and CPU ' +
       'time. Bare HTTP: a node:http server answering a body of the same size with the same connections. ' +
       'See docs/benchmarks.md.',
     '',

@@ -98,3 +98,62 @@ export async function runPool(
   const measured = summarize(latencies, units, errors, seconds);
   return firstError === undefined ? measured : { ...measured, firstError };
 }
+
+export interface Paced {
+  /** Operations answered, and their latencies (ms). */
+  latencies: number[];
+  errors: number;
+  firstError?: string;
+  /** Ticks skipped because `maxInFlight` operations were still running. */
+  skipped: number;
+  seconds: number;
+}
+
+/**
+ * Starts `operation` every 1000 / perSecond ms, without waiting for the ones before (a client with
+ * its own pace, not a closed loop), at most `maxInFlight` at once, until `stop()`; stop (once or
+ * again) waits for those in flight and answers what they did.
+ */
+export function atRate(
+  perSecond: number,
+  operation: (iteration: number) => Promise<unknown>,
+  maxInFlight = 8,
+): { stop: () => Promise<Paced> } {
+  const interval = 1000 / perSecond;
+  const inFlight = new Set<Promise<void>>();
+  const result: Paced = { latencies: [], errors: 0, skipped: 0, seconds: 0 };
+  let stopped = false;
+  const began = performance.now();
+  const ticking = (async () => {
+    for (let i = 0; !stopped; i++) {
+      const wait = began + i * interval - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (stopped) break;
+      if (inFlight.size >= maxInFlight) {
+        result.skipped++;
+        continue;
+      }
+      const t0 = performance.now();
+      const running = operation(i).then(
+        () => void result.latencies.push(performance.now() - t0),
+        (error: unknown) => {
+          result.errors++;
+          result.firstError ??= (error as Error).message;
+        },
+      );
+      inFlight.add(running);
+      void running.finally(() => inFlight.delete(running));
+    }
+  })();
+  let stopping: Promise<Paced> | null = null;
+  return {
+    stop: () =>
+      (stopping ??= (async () => {
+        stopped = true;
+        await ticking;
+        await Promise.all(inFlight);
+        result.seconds = (performance.now() - began) / 1000;
+        return result;
+      })()),
+  };
+}
