@@ -186,6 +186,27 @@ describe('anonymous writes and the shared caches (security review 2026-11-28 #7)
     expect(await readView(kept.view)).toBe(0);
   });
 
+  it('when another account edits its profile, and a manager its bot’s, then the kept view and the kept session stay (security review 2026-12-02 #1)', async () => {
+    const editor = await registerWriter(api);
+    const bot = await api.request<{ uid: string }>('POST', '/v1/managed/users', {
+      token: editor.token,
+      body: { user_tag: uniqueTag('bot'), is_bot: true },
+    });
+    expect(bot.status).toBe(201);
+    const kept = await keepBoth();
+    const own = await api.request('POST', '/v1/users/profile', {
+      token: editor.token,
+      body: { display_name: 'Renamed', bio: 'a new bio' },
+    });
+    expect(own.status).toBe(200);
+    const managed = await api.request('PATCH', `/v1/managed/users/${bot.body.uid}`, {
+      token: editor.token,
+      body: { display_name: 'Bot renamed' },
+    });
+    expect(managed.status).toBe(200);
+    await expectBothKept(kept);
+  });
+
   it('when strangers ask for sign-in codes, for a known email and an unknown one, then the kept view and the kept session stay', async () => {
     const kept = await keepBoth();
     for (const email of [known.email, uniqueEmail('nobody')]) {

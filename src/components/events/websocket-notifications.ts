@@ -24,6 +24,7 @@ import { validationError } from '../../platform/errors.js';
 import { decodeCursor } from '../event-log/event-log.js';
 import { IncludeContextFlag } from './events.schemas.js';
 import { withinBudget } from './event-budget.js';
+import { largeFrameTurn } from './frame-turns.js';
 import type { LiveCredential } from './live-credential.js';
 import { refusalFor, slowConsumer, type SocketRefusal } from './realtime-auth.js';
 import type { ClientEvent } from './notification-event.js';
@@ -99,6 +100,8 @@ export function serveNotificationSocket(
       const event = includeContext
         ? await withMessageContexts(ctx, live.caller, delivered.event, delivered.id)
         : delivered.event;
+      // A frame with contexts is large: one such frame per turn of the event loop (frame-turns.ts).
+      if (includeContext) await largeFrameTurn();
       if (ended) return;
       // After a change to some credential, nothing leaves until this one is judged again.
       if (!live.current && !(await live.mayDeliver())) return;

@@ -9,6 +9,7 @@
 // not in the table counts as changing every credential, so a new statement is safe until it is
 // classified (a test lists the folders' write statements against this table).
 import type { Params, StatementRun } from '../../platform/neo4j/database.js';
+import { onlyProfileFields } from '../users/profile-fields.js';
 
 /** Whose credentials a write changes: the accounts it names, or every account. */
 export type CredentialOwners = 'everyone' | readonly string[];
@@ -16,23 +17,9 @@ export type CredentialOwners = 'everyone' | readonly string[];
 const nobody: CredentialOwners = [];
 const theUser = (params: Params): CredentialOwners => [String(params.uid)];
 
-/**
- * The stored user fields a credential is judged by (principal.cypher, sessions.ts): a write of any
- * other field leaves every credential as it was. Unknown fields count as credential fields.
- */
-const PROFILE_FIELDS = new Set([
-  'display_name',
-  'bio',
-  'is_bot',
-  'bot_modalities',
-  'bot_integrations',
-  'bot_versions',
-  'context_origin_id',
-]);
-
+/** A write of user fields: nobody's credentials when it writes profile fields only, else the user's. */
 function userFields(params: Params): CredentialOwners {
-  const changes = (params.changes ?? {}) as Record<string, unknown>;
-  return Object.keys(changes).every((field) => PROFILE_FIELDS.has(field)) ? nobody : theUser(params);
+  return onlyProfileFields((params.changes ?? {}) as Record<string, unknown>) ? nobody : theUser(params);
 }
 
 /**
@@ -59,6 +46,7 @@ const CREDENTIAL_WRITES: Record<string, (params: Params) => CredentialOwners> = 
   // Profile edits (the caller's own, a manager's) name nobody; an administrator's scopes or API
   // access name the user.
   'users/set-user-fields': userFields,
+  'users/set-profile-fields': userFields,
   'users/update-managed-user': userFields,
   'users/set-managed-user-active': theUser,
   'users/delete-managed-user': theUser,

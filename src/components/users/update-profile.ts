@@ -6,7 +6,7 @@ import { AppError } from '../../platform/errors.js';
 import type { InputLocation } from '../../platform/validation.js';
 import { contextOriginCheck } from './context-origin.js';
 import { getMe } from './read-users.js';
-import { setUserFields } from './users-repository.js';
+import { setProfileFields } from './users-repository.js';
 import type { ManagedUserUpdateInput, MeOutput, ProfileUpdateInput } from './users.schemas.js';
 
 /**
@@ -39,7 +39,7 @@ export async function updateProfile(
   const changes = profileChanges(input);
   if (
     Object.keys(changes).length > 0 &&
-    !(await setUserFields(ctx.db, caller.uid, changes, contextOriginCheck(changes, input, inputAt)))
+    !(await setProfileFields(ctx.db, caller.uid, changes, contextOriginCheck(changes, input, inputAt)))
   ) {
     throw new AppError('user_not_found', 'No such user.');
   }

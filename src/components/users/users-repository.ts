@@ -2,6 +2,7 @@
 import neo4j from 'neo4j-driver';
 import type { Scope } from '../../platform/auth/scopes.js';
 import { AppError } from '../../platform/errors.js';
+import { onlyProfileFields } from './profile-fields.js';
 import type { Database, Row, Tx } from '../../platform/neo4j/database.js';
 import { constraintClash, withFreshId } from '../../platform/neo4j/unique-ids.js';
 import { toUserRecord, type UserRecord, type ViewedUser } from './user-record.js';
@@ -175,6 +176,20 @@ export function setUserFields(
 }
 
 /**
+ * Writes the given profile fields of a user (its own edit); null when the user does not exist. A
+ * statement of its own, which the caches know changes nothing of theirs (profile-fields.ts).
+ */
+export function setProfileFields(
+  db: Database,
+  uid: string,
+  changes: Record<string, unknown>,
+  check?: UserCheck,
+): Promise<UserRecord | null> {
+  if (!onlyProfileFields(changes)) throw new Error('setProfileFields writes profile fields only');
+  return writeUser(db, 'users/set-profile-fields', { uid, changes }, check);
+}
+
+/**
  * Whether message `messageId` may be the context origin of user `uid`: `not_found` when that user
  * may not see it (or it does not exist), `not_root` when it has a reply parent.
  */
@@ -215,6 +230,8 @@ export function updateManagedUser(
   changes: Record<string, unknown>,
   check?: UserCheck,
 ): Promise<UserRecord | null> {
+  // Profile fields only: the caches treat this statement as changing nothing of theirs.
+  if (!onlyProfileFields(changes)) throw new Error('updateManagedUser writes profile fields only');
   return writeUser(db, 'users/update-managed-user', { manager_uid: managerUid, uid, changes }, check);
 }
 

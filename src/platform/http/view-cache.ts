@@ -59,6 +59,11 @@ const NEUTRAL = new Set([
   'users/create-user',
   // The lock a managed user's creation takes on its manager (a SET and REMOVE that change nothing).
   'users/count-managed-users',
+  // Profile edits, the user's own and a manager's of a managed user: display name, bio, bot
+  // metadata and context origin, which no message view shows (users/profile-fields.ts). Each one
+  // emptied every instance's views until 2026-12-02 (security review #1).
+  'users/set-profile-fields',
+  'users/update-managed-user',
   // Reads that run inside write transactions: a post's checks, and the answers of edits.
   'messages/resolve-post-refs',
   'messages/find-mentioned',
