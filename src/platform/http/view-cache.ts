@@ -59,12 +59,9 @@ const NEUTRAL = new Set([
   'users/create-user',
   // The lock a managed user's creation takes on its manager (a SET and REMOVE that change nothing).
   'users/count-managed-users',
-  // Profile edits, the user's own and a manager's of a managed user: display name, bio, bot
-  // metadata and context origin, which no message view shows (users/profile-fields.ts). Each one
-  // emptied every instance's views until 2026-12-02 (security review #1).
-  'users/set-profile-fields',
-  'users/update-managed-user',
-  // Reads that run inside write transactions: a post's checks, and the answers of edits.
+  // Reads that run inside write transactions: a post's checks, a profile edit's check of a context
+  // origin, and the answers of edits.
+  'users/judge-context-origin',
   'messages/resolve-post-refs',
   'messages/find-mentioned',
   'messages/hydrate',
@@ -88,14 +85,36 @@ export interface ViewersChange {
   keepOutsideConversations: boolean;
 }
 
+/**
+ * Profile edits, the user's own and a manager's of a managed user (users/profile-fields.ts): no
+ * view shows their fields but the user's own context reads, which show its context origin. So an
+ * edit forgets the user's own answers when it sets the origin, and nobody's otherwise; until
+ * 2026-12-02 each one emptied every instance's views (security review #1).
+ */
+const PROFILE_WRITES = new Set(['users/set-profile-fields', 'users/update-managed-user']);
+
+function profileWriteViewers(runs: Committed['runs']): Set<string> {
+  const viewers = new Set<string>();
+  for (const { params } of runs) {
+    const changes = (params.changes ?? {}) as Record<string, unknown>;
+    if ('context_origin_id' in changes) viewers.add(String(params.uid));
+  }
+  return viewers;
+}
+
 /** Whose answers a committed transaction may have changed: nobody, some viewers, or everybody. */
 export function viewersChanged({
   statements,
+  runs,
   visibleTo,
   newRootsOnly,
 }: Committed): 'nobody' | 'everybody' | ViewersChange {
   const changing = [...statements].filter(changesViews);
   if (changing.length === 0) return 'nobody';
+  if (changing.every((statement) => PROFILE_WRITES.has(statement))) {
+    const viewers = profileWriteViewers(runs);
+    return viewers.size === 0 ? 'nobody' : { viewers, keepOutsideConversations: false };
+  }
   if (visibleTo && visibleTo.size <= MAX_NAMED_VIEWERS && changing.every((s) => CREATES_MESSAGES.has(s)))
     return { viewers: visibleTo, keepOutsideConversations: newRootsOnly };
   return 'everybody';
