@@ -56,9 +56,14 @@ const fittedShared = new WeakMap<object, { budget: number; content: ClientEvent[
 /** The event within `budget` bytes of JSON: as it is when it fits, otherwise cut as said above. */
 export function withinBudget(event: ClientEvent, budget: number): ClientEvent {
   if (event.type === 'message.deleted') return event;
-  if (jsonBytesAtMost(event) <= budget) return event;
+  // A content shared by many recipients (a channel event's) is judged once for all of them.
   const shared = Object.isFrozen(event.content) ? fittedShared.get(event.content) : undefined;
-  if (shared?.budget === budget) return { ...event, content: shared.content } as ClientEvent;
+  if (shared?.budget === budget)
+    return shared.content === event.content ? event : ({ ...event, content: shared.content } as ClientEvent);
+  if (jsonBytesAtMost(event) <= budget) {
+    if (Object.isFrozen(event.content)) fittedShared.set(event.content, { budget, content: event.content });
+    return event;
+  }
   const fitted = fit(event, budget);
   if (Object.isFrozen(event.content)) {
     // Shared on: the socket serialises a frozen content once for all its recipients.
