@@ -12,6 +12,7 @@ import {
   grantScopesByTag,
   setApiAccessByTag,
 } from './components/admin/administer-users.js';
+import { startLive } from './components/live/live-services.js';
 import { startEventLog } from './components/event-log/event-log-services.js';
 import { parseScopeList } from './platform/auth/scopes.js';
 import { ConfigError, loadConfig } from './platform/config.js';
@@ -111,11 +112,13 @@ async function main(): Promise<number> {
     const metrics = createMetrics({ defaults: false });
     // The same event log as the service's, so anything a command records reaches its sockets.
     const events = await startEventLog(config, db, log, metrics);
+    const live = startLive(events, log);
     const limits = createRateLimits(config);
     // With REDIS_URL, what a command changes empties the running instances' session and view caches.
     const sessions = await SessionCache.start(config, db, log);
     const views = await ViewCache.start(config, db, log, metrics);
     close = async () => {
+      live.stop();
       await events.stop();
       await limits.close();
       await sessions.close();
@@ -131,6 +134,7 @@ async function main(): Promise<number> {
         metrics,
         sessions,
         views,
+        live,
         webhookWork: new Signal(),
       }),
     );

@@ -49,6 +49,8 @@ import { mountSearchRoutes } from './components/search/search.rest.js';
 import { threadsResolvers } from './components/threads/threads.resolvers.js';
 import { mountThreadRoutes } from './components/threads/threads.rest.js';
 import { mountUserRoutes } from './components/users/users.rest.js';
+import { liveResolvers } from './components/live/live.resolvers.js';
+import { mountLiveRoutes } from './components/live/live.rest.js';
 import { usersResolvers } from './components/users/users.resolvers.js';
 import type { AppContext } from './platform/context.js';
 import { buildSchema, createGraphQLMiddleware } from './platform/graphql/graphql-server.js';
@@ -129,6 +131,7 @@ export async function createApp(ctx: AppContext): Promise<App> {
   mountFileRoutes(routes, ctx);
   mountContactRoutes(routes, ctx);
   mountEventRoutes(routes, ctx);
+  mountLiveRoutes(routes, ctx);
   mountWebhookRoutes(routes, ctx);
   routes.finish();
   registerWebhookDocs(registry, NotificationEventOutput);
@@ -153,6 +156,7 @@ export async function createApp(ctx: AppContext): Promise<App> {
     contactsResolvers,
     eventsResolvers,
     realtimeResolvers,
+    liveResolvers,
     webhooksResolvers,
     { Query: { health: () => true } },
   ]);

@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
+import { startLive } from './components/live/live-services.js';
 import { startEventLog } from './components/event-log/event-log-services.js';
 import { Signal } from './platform/signal.js';
 import { startWebhookDispatcher } from './components/webhooks/webhook-dispatcher.js';
@@ -24,6 +25,8 @@ export interface RunningService {
   url: string;
   ctx: AppContext;
   stop(): Promise<void>;
+  /** Ends the embedded Neo4j at once (SIGKILL), when stop() overran; nothing with NEO4J_URI. */
+  kill(): void;
 }
 
 export interface ServiceOptions {
@@ -41,6 +44,9 @@ export async function runService(
 ): Promise<RunningService> {
   let embedded: EmbeddedNeo4j | undefined;
   let target: Neo4jTarget;
+  // Once stopping, Neo4j going away is expected: a process manager that signals every process of
+  // the service at once (systemd's default KillMode) stops it beside us.
+  let stopping = false;
   if (config.neo4j.uri) {
     target = {
       uri: config.neo4j.uri,
@@ -56,8 +62,9 @@ export async function runService(
       pageCache: config.neo4j.embeddedPageCache,
       nice: config.neo4j.embeddedNice,
       log,
-      onUnexpectedExit: (code, signal) =>
-        options.onFatal?.(`embedded Neo4j exited unexpectedly (code ${code}, signal ${signal})`),
+      onUnexpectedExit: (code, signal) => {
+        if (!stopping) options.onFatal?.(`embedded Neo4j exited unexpectedly (code ${code}, signal ${signal})`);
+      },
     });
     target = embedded.target;
   }
@@ -69,6 +76,7 @@ export async function runService(
     db.instrument(metrics);
     await CausalBookmarks.enable(config, db, log, metrics);
     const events = await startEventLog(config, db, log, metrics);
+    const live = startLive(events, log);
     const limits = createRateLimits(config);
     const sessions = await SessionCache.start(config, db, log);
     const views = await ViewCache.start(config, db, log, metrics);
@@ -81,6 +89,7 @@ export async function runService(
       metrics,
       sessions,
       views,
+      live,
       webhookWork: new Signal(),
     };
     await bootstrapAdmin(ctx);
@@ -107,17 +116,23 @@ export async function runService(
       url: `http://127.0.0.1:${port}`,
       ctx,
       stop: async () => {
+        stopping = true;
         await webhooks.stop();
         // Open WebSockets hold the HTTP server open, so the app closes them while the server drains.
         const drained = closeServer(server);
         await app.close();
         await drained;
+        live.stop();
         await events.stop();
         await limits.close();
         await sessions.close();
         await views.close();
         await db.close();
         await embedded?.stop();
+      },
+      kill: () => {
+        stopping = true;
+        embedded?.kill();
       },
     };
   } catch (error) {

@@ -1,6 +1,7 @@
 // What every use case receives: configuration and the shared services. Built once per app.
 import type { EventLogServices } from '../components/event-log/event-log-services.js';
 import type { SessionCache } from '../components/identity/session-cache.js';
+import type { LiveServices } from '../components/live/live-services.js';
 import type { Config } from './config.js';
 import type { Database } from './neo4j/database.js';
 import type { Logger } from './logger.js';
@@ -22,6 +23,8 @@ export interface AppContext {
   sessions: SessionCache;
   /** Answers of the cacheable reads, emptied on every instance by any write that may change them. */
   views: ViewCache;
+  /** Live news (typing, streamed replies): never in the log, handed to live connections. */
+  live: LiveServices;
   /** Deliveries queued outside the event path (redeliveries): this instance's dispatcher claims them. */
   webhookWork: Signal;
 }

@@ -208,6 +208,8 @@ export interface RateLimits {
    * (PATCH /v1/managed/users/{uid}); each tells every instance that the user changed.
    */
   profileEditsByAccount: Limiter;
+  /** Typing signals (starts, renewals, stops; live/set-typing.ts), on the actions budget's size. */
+  typingByAccount: Limiter;
   /**
    * Open notification feeds (sockets of /v1/ws/v1 and GraphQL subscriptions) per account, against
    * SKEIN_WS_MAX_SOCKETS_PER_USER: on every instance together with REDIS_URL (feed-ceilings.ts).
@@ -276,6 +278,7 @@ export function createRateLimits(config: Config): RateLimits {
     uploadsByAccount: limiter('uploads', config.rateLimits.actionsPerMinute, 60),
     reactionsByAccount: limiter('reactions', config.rateLimits.actionsPerMinute, 60),
     profileEditsByAccount: limiter('profile-edits', config.rateLimits.actionsPerMinute, 60),
+    typingByAccount: limiter('typing', config.rateLimits.actionsPerMinute, 60),
     feedsByAccount,
     close: async () => {
       feedsByAccount.close();

@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { LocalEventBus } from '../../src/components/event-log/event-bus.js';
+import type { LiveServices } from '../../src/components/live/live-services.js';
 import type { EventLogServices } from '../../src/components/event-log/event-log-services.js';
 import { createMetrics } from '../../src/platform/metrics.js';
 import { createApp } from '../../src/app.js';
@@ -253,6 +254,7 @@ describe('GET /healthz and /readyz', () => {
       limits: createRateLimits(config),
       // No database, so no router can start: only the bus is there, for the app to be built.
       events: { bus: new LocalEventBus() } as unknown as EventLogServices,
+      live: {} as LiveServices,
       metrics,
       sessions: await SessionCache.start(config, db, createLogger('silent')),
       views: await ViewCache.start(config, db, createLogger('silent'), metrics),

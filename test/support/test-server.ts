@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/app.js';
+import { startLive } from '../../src/components/live/live-services.js';
 import { startEventLog } from '../../src/components/event-log/event-log-services.js';
 import { createMetrics } from '../../src/platform/metrics.js';
 import { Signal } from '../../src/platform/signal.js';
@@ -122,6 +123,7 @@ export async function startTestServer(
   db.instrument(metrics);
   await CausalBookmarks.enable(config, db, log, metrics);
   const events = await startEventLog(config, db, log, metrics);
+  const live = startLive(events, log);
   const limits = createRateLimits(config);
   const sessions = await SessionCache.start(config, db, log);
   const views = await ViewCache.start(config, db, log, metrics);
@@ -134,6 +136,7 @@ export async function startTestServer(
     metrics,
     sessions,
     views,
+    live,
     webhookWork: new Signal(),
   };
   await bootstrapAdmin(ctx);
@@ -190,6 +193,7 @@ export async function startTestServer(
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       await app.close();
       await closed;
+      live.stop();
       await events.stop();
       await limits.close();
       await sessions.close();

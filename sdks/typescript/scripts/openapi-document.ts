@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createApp } from '../../../src/app.js';
+import type { LiveServices } from '../../../src/components/live/live-services.js';
 import type { EventLogServices } from '../../../src/components/event-log/event-log-services.js';
 import { loadConfig } from '../../../src/platform/config.js';
 import type { AppContext } from '../../../src/platform/context.js';
@@ -46,6 +47,8 @@ export async function buildOpenApiDocument(): Promise<Record<string, unknown>> {
     log: createLogger(config.logLevel),
     limits,
     events,
+    // Nor the live services: mounting their routes reads nothing of them.
+    live: {} as LiveServices,
     metrics,
     sessions: await SessionCache.start(config, db, createLogger(config.logLevel)),
     views: await ViewCache.start(config, db, createLogger(config.logLevel), metrics),

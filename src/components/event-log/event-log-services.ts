@@ -24,6 +24,8 @@ export interface EventLogServices {
    * handed out through the router, whether or not anyone was told of it here.
    */
   committed: CommitNotices;
+  /** Told where each post landed once its events are out (live typing ends there, src/components/live/). */
+  landed: LandingNotices;
   /** Prunes once now (also runs hourly). */
   prune(): Promise<number>;
   stop(): Promise<void>;
@@ -75,6 +77,39 @@ export class CommitNotices {
   }
 }
 
+/**
+ * Where one post's messages landed: the messages they reply to, the channels they joined, and for
+ * each new thread outside channels its conversation (every uid of it, the author's included, sorted).
+ */
+export interface PostLanding {
+  uid: string;
+  parent_ids: string[];
+  channel_ids: string[];
+  conversations: string[][];
+}
+
+/** Observers of landed posts; like CommitNotices, an observer that throws is not the poster's problem. */
+export class LandingNotices {
+  private readonly observers = new Set<(landing: PostLanding) => void>();
+
+  constructor(private readonly log: Logger) {}
+
+  observe(observer: (landing: PostLanding) => void): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
+  }
+
+  tell(landing: PostLanding): void {
+    for (const observer of this.observers) {
+      try {
+        observer(landing);
+      } catch (error) {
+        this.log.warn({ err: error }, 'A landing observer failed');
+      }
+    }
+  }
+}
+
 export async function startEventLog(
   config: Config,
   db: Database,
@@ -108,6 +143,7 @@ export async function startEventLog(
     sequencer,
     router,
     committed: new CommitNotices(log),
+    landed: new LandingNotices(log),
     prune,
     stop: async () => {
       clearInterval(pruning);

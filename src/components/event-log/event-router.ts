@@ -141,6 +141,18 @@ export class EventRouter {
     return this.byChannel.get(channelId)?.size ?? 0;
   }
 
+  /**
+   * Runs `step` once everything heard so far has been passed on: live news (typing, streamed chunks)
+   * goes out in the same order as the rounds heard before it, so a member whose removal has been
+   * passed on is no longer followed when the news is handed out.
+   */
+  inOrder(step: () => void): void {
+    this.enqueue(() => {
+      step();
+      return Promise.resolve();
+    });
+  }
+
   /** Waits until everything heard so far has been passed on (tests, shutdown). */
   settled(): Promise<void> {
     return this.chain;

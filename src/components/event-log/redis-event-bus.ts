@@ -10,10 +10,12 @@
 // after all, local listeners hear it twice; the router drops what it has already passed.
 import { Redis } from 'ioredis';
 import type { Logger } from '../../platform/logger.js';
-import { LocalEventBus, type EventBus, type RoundListener } from './event-bus.js';
+import { LocalEventBus, type EventBus, type LiveListener, type RoundListener } from './event-bus.js';
 import type { SequencedRound } from './event-log.js';
 
 export const REDIS_CHANNEL = 'skein:events';
+/** Live news (event-bus.ts): typing and streamed chunks, heard on the same subscriber connection. */
+export const LIVE_CHANNEL = 'skein:live';
 const PUBLISH_TIMEOUT_MS = 2000;
 const CONNECT_TIMEOUT_MS = 10_000;
 
@@ -50,10 +52,11 @@ export class RedisEventBus implements EventBus {
     }
     subscriber.on('message', (channel: string, text: string) => {
       if (channel === REDIS_CHANNEL) bus.receive(text);
+      else if (channel === LIVE_CHANNEL) bus.receiveLive(text);
     });
     try {
       await Promise.all([publisher.connect(), subscriber.connect()]);
-      await subscriber.subscribe(REDIS_CHANNEL);
+      await subscriber.subscribe(REDIS_CHANNEL, LIVE_CHANNEL);
     } catch (error) {
       publisher.disconnect();
       subscriber.disconnect();
@@ -72,6 +75,27 @@ export class RedisEventBus implements EventBus {
       );
       this.local.deliver(round);
     }
+  }
+
+  async publishLive(news: object): Promise<void> {
+    try {
+      await this.publisher.publish(LIVE_CHANNEL, JSON.stringify(news));
+    } catch (error) {
+      this.log.warn({ err: error }, 'Publishing live news to Redis failed; told on this instance only');
+      this.local.deliverLive(news);
+    }
+  }
+
+  private receiveLive(text: string): void {
+    try {
+      this.local.deliverLive(JSON.parse(text));
+    } catch {
+      this.log.warn('Ignored a malformed message on the Redis live channel');
+    }
+  }
+
+  subscribeLive(listener: LiveListener): () => void {
+    return this.local.subscribeLive(listener);
   }
 
   private receive(text: string): void {

@@ -59,6 +59,11 @@ export interface NotificationFeed extends AsyncIterable<DeliveredEvent> {
    * it now (the socket holds too much); next() then hands it out.
    */
   pushTo(take: (delivered: DeliveredEvent) => boolean): void;
+  /**
+   * Whether the feed follows this channel's events now: the user is a member, as of the events
+   * passed on so far (false until the memberships are read). Live news asks it (live-router.ts).
+   */
+  follows(channelId: string): boolean;
   close(): void;
 }
 
@@ -155,6 +160,10 @@ class LogFeed implements NotificationFeed, EventListener {
 
   pushTo(take: (delivered: DeliveredEvent) => boolean): void {
     this.take = take;
+  }
+
+  follows(channelId: string): boolean {
+    return !this.closed && (this.channels?.has(channelId) ?? false);
   }
 
   hear(event: LoggedEvent): void {

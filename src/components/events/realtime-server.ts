@@ -19,9 +19,10 @@ import { createGraphQLSocketServer } from './realtime-graphql.js';
 import { CLOSE_CODES, realtimeSettings } from './realtime-settings.js';
 import {
   endNotificationSocket,
-  parseIncludeContext,
+  parseFlag,
   parseSince,
   serveNotificationSocket,
+  type NotificationSocketOptions,
 } from './websocket-notifications.js';
 
 export const NOTIFICATIONS_PATH = '/v1/ws/v1';
@@ -37,7 +38,7 @@ export interface RealtimeServer {
 }
 
 type Admission =
-  | { live: LiveCredential; since: number | null; includeContext: boolean; address: string }
+  | { live: LiveCredential; since: number | null; options: NotificationSocketOptions; address: string }
   | { refusal: unknown };
 
 export function attachRealtime(server: Server, ctx: AppContext, schema: GraphQLSchema): RealtimeServer {
@@ -48,11 +49,11 @@ export function attachRealtime(server: Server, ctx: AppContext, schema: GraphQLS
   const admit = async (req: IncomingMessage, url: URL): Promise<Admission> => {
     try {
       const since = parseSince(url);
-      const includeContext = parseIncludeContext(url);
+      const options = { includeContext: parseFlag(url, 'include_context'), live: parseFlag(url, 'live') };
       const credentials = upgradeCredentials(req, url);
       assertSameOriginCookie(req, credentials, ctx.config);
       const address = clientAddress(req, ctx.config.trustProxy);
-      return { live: await LiveCredential.open(ctx, credentials), since, includeContext, address };
+      return { live: await LiveCredential.open(ctx, credentials), since, options, address };
     } catch (error) {
       return { refusal: error };
     }
@@ -91,7 +92,7 @@ export function attachRealtime(server: Server, ctx: AppContext, schema: GraphQLS
           admission.since,
           admission.address,
           realtimeSettings(ctx.config),
-          admission.includeContext,
+          admission.options,
         );
       });
     });

@@ -22,6 +22,7 @@ import type { RawData, WebSocket } from 'ws';
 import type { AppContext } from '../../platform/context.js';
 import { validationError } from '../../platform/errors.js';
 import { decodeCursor } from '../event-log/event-log.js';
+import { joinLive } from '../live/join-live.js';
 import { IncludeContextFlag } from './events.schemas.js';
 import { withinBudget } from './event-budget.js';
 import { largeFrameTurn } from './frame-turns.js';
@@ -39,16 +40,24 @@ export function parseSince(url: URL): number | null {
   return value === null ? null : decodeCursor(value);
 }
 
-/** `?include_context=`: absent → false; true, false, 1 or 0; anything else a 4400 refusal. */
-export function parseIncludeContext(url: URL): boolean {
-  const value = url.searchParams.get('include_context');
+/** `?include_context=`, `?live=`: absent → false; true, false, 1 or 0; anything else a 4400 refusal. */
+export function parseFlag(url: URL, name: 'include_context' | 'live'): boolean {
+  const value = url.searchParams.get(name);
   const parsed = IncludeContextFlag.safeParse(value ?? undefined);
   if (!parsed.success) {
     throw validationError([
-      { loc: ['query', 'include_context'], msg: 'must be true, false, 1 or 0', type: 'value_error' },
+      { loc: ['query', name], msg: 'must be true, false, 1 or 0', type: 'value_error' },
     ]);
   }
   return parsed.data;
+}
+
+/** What a socket asked for besides its events. */
+export interface NotificationSocketOptions {
+  /** Each new message of an event carries its conversation context (message-contexts.ts). */
+  includeContext: boolean;
+  /** Live frames too: typing and streamed replies (src/components/live/, decision 031). */
+  live: boolean;
 }
 
 /** Sends the error frame, then closes with the refusal's code; used for refusals after the upgrade too. */
@@ -67,7 +76,7 @@ export function serveNotificationSocket(
   since: number | null,
   address: string,
   settings: RealtimeSettings,
-  includeContext = false,
+  { includeContext, live: liveFrames }: NotificationSocketOptions = { includeContext: false, live: false },
 ): void {
   let feed: NotificationFeed | undefined;
   let ended = false;
@@ -78,6 +87,7 @@ export function serveNotificationSocket(
   const end = (refusal: SocketRefusal) => {
     if (ended) return;
     ended = true;
+    leaveLive?.();
     feed?.close();
     live.close();
     endNotificationSocket(ws, refusal);
@@ -85,6 +95,23 @@ export function serveNotificationSocket(
   live.onRefusal(end);
 
   const send = (frame: ServerFrame): void => sendText(JSON.stringify(frame));
+  // Live frames in the order handed out; after a change to some credential, none leaves until this
+  // one is judged again (as for events).
+  let leaveLive: (() => void) | undefined;
+  let liveChain: Promise<void> = Promise.resolve();
+  let liveWaiting = 0;
+  const sendLive = (frame: object): void => {
+    if (ended) return;
+    if (liveWaiting === 0 && live.current) return sendText(JSON.stringify(frame));
+    liveWaiting++;
+    liveChain = liveChain.then(async () => {
+      try {
+        if (!ended && (live.current || (await live.mayDeliver()))) sendText(JSON.stringify(frame));
+      } finally {
+        liveWaiting--;
+      }
+    });
+  };
   const sendText = (text: string): void => {
     if (ended || ws.readyState !== ws.OPEN) return;
     lastWrite = new Promise((resolve) => ws.send(text, () => resolve()));
@@ -135,6 +162,7 @@ export function serveNotificationSocket(
 
   ws.once('close', () => {
     ended = true;
+    leaveLive?.();
     feed?.close();
     live.close();
   });
@@ -154,6 +182,7 @@ export function serveNotificationSocket(
       }
       send({ type: 'ready', uid: caller.uid, cursor: opened.startCursor });
       readyToAnswer();
+      if (liveFrames) leaveLive = joinLive(ctx, caller.uid, (channelId) => opened.follows(channelId), sendLive);
       // A channel event's frames are written feed by feed as soon as it is judged (realtime-feed.ts).
       // A socket that asked for contexts takes every event through the pump, which reads them.
       if (!includeContext)

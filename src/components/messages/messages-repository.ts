@@ -77,8 +77,9 @@ export interface PostRefs {
   files: Set<string>;
 }
 
+/** In a post's write transaction, or in a read (typing, streams: `{ run: db.read }`). */
 export async function resolvePostRefs(
-  tx: Tx,
+  tx: Pick<Tx, 'run'>,
   viewerUid: string,
   wanted: { parent_ids: string[]; tags: string[]; uids: string[]; channel_ids: string[]; file_ids: string[] },
 ): Promise<PostRefs> {

@@ -26,7 +26,7 @@ import {
 } from '../event-log/record-events.js';
 import type { EventRows } from '../event-log/event-log-repository.js';
 import type { SequencedRound } from '../event-log/event-log.js';
-import type { WrittenForDelivery } from '../event-log/event-log-services.js';
+import type { PostLanding, WrittenForDelivery } from '../event-log/event-log-services.js';
 import {
   ParentVanished,
   findMentioned,
@@ -113,6 +113,7 @@ export async function postMessages(
     }
     // Committed: the answer waits until the events are numbered and sent (to sockets first).
     await announceEvents(ctx, committed);
+    if (committed.landing) ctx.events.landed.tell(committed.landing);
     return committed.results;
   }
 }
@@ -126,6 +127,8 @@ interface Committed {
   recorded: EventRows | undefined;
   round: SequencedRound | null;
   seen: WrittenForDelivery | undefined;
+  /** Where its messages landed; undefined when it wrote none. */
+  landing: PostLanding | undefined;
 }
 
 /**
@@ -213,10 +216,12 @@ async function attemptPost(
   let recorded: EventRows | undefined;
   let round: SequencedRound | null = null;
   let seen: WrittenForDelivery | undefined;
+  let landing: PostLanding | undefined;
   const results = await ctx.db.inWrite(async (tx) => {
     recorded = undefined;
     round = null;
     seen = undefined;
+    landing = undefined;
     const refs = await resolvePostRefs(tx, caller.uid, wanted);
     const { items, edges, toNotify, mentioned, outcome } = planPost(checked, refs, caller.uid);
     // As resolved: "audience": "parent" adds recipients. Nothing is written yet.
@@ -238,6 +243,7 @@ async function attemptPost(
         viewChannelIds: channelsToView(ctx, items, edges.inclusions),
       });
       messages = written.messages;
+      landing = landingOf(caller.uid, items, edges);
       recorded = events;
       round = written.round;
       seen = { messages: [...written.messages.values()], channelMembers: written.channelMembers };
@@ -266,7 +272,23 @@ async function attemptPost(
     if (pinged.length > 0) await recordEvents(tx, caller.uid, userEvents('ping', pinged, caller.uid));
     return answer;
   });
-  return { results, recorded, round, seen };
+  return { results, recorded, round, seen, landing };
+}
+
+/** Where a post's messages landed (PostLanding), from what it writes. */
+function landingOf(uid: string, items: NewMessage[], edges: NewMessageEdges): PostLanding {
+  const inChannels = new Set(edges.inclusions.map((i) => i.message_id));
+  const conversations = items
+    .filter((item) => item.parent_id === null && !inChannels.has(item.id))
+    .map((item) =>
+      unique([uid, ...edges.receivers.filter((r) => r.message_id === item.id).map((r) => r.uid)]).sort(),
+    );
+  return {
+    uid,
+    parent_ids: unique(edges.replies.map((r) => r.parent_id)),
+    channel_ids: unique(edges.inclusions.map((i) => i.channel_id)),
+    conversations,
+  };
 }
 
 /** What a post writes, decided from the references it resolved. */

@@ -1,0 +1,146 @@
+// POST /v1/typing, GraphQL setTyping: an account says it is typing (with a short status, such as
+// "searching the docs…") in reply to a message, in a channel, or to named users. It reaches over
+// live connections exactly who could see what it is typing: a reply to a message goes to the
+// message's author, its CC recipients and the members of its channels that the typist belongs to
+// (who an `"audience": "parent"` reply reaches; BCC recipients are left out); a channel to its
+// members; a conversation to the users named. Never to the typist, never to Neo4j, the event log or
+// a webhook (decision 031): the audience is one read, kept while the signal renews.
+import type { Caller } from '../../platform/auth/caller.js';
+import { assertScope } from '../../platform/auth/scopes.js';
+import type { AppContext } from '../../platform/context.js';
+import { AppError, messageNotFound, validationError } from '../../platform/errors.js';
+import type { InputLocation } from '../../platform/validation.js';
+import { resolvePostRefs } from '../messages/messages-repository.js';
+import { parseRecipient } from '../messages/recipients.js';
+import type { Audience, TypingTarget } from './live-frames.js';
+import type { TypingInput, TypingResult } from './live.schemas.js';
+import {
+  TYPING_EXPIRES_MS,
+  TYPING_RENEW_MS,
+  TYPING_RENEW_PUBLISH_MS,
+  TypingBoard,
+  type TypingNews,
+} from './typing-board.js';
+
+/** How long a judged audience is reused for renewals on this instance. */
+const AUDIENCE_KEPT_MS = 15_000;
+const AUDIENCES_KEPT_AT_MOST = 10_000;
+
+export interface Judged {
+  target: TypingTarget;
+  audience: Audience;
+  at: number;
+}
+
+export async function setTyping(
+  ctx: AppContext,
+  caller: Caller,
+  input: TypingInput,
+  inputAt: InputLocation = 'body',
+): Promise<TypingResult> {
+  assertScope(caller, 'messages.write');
+  const { target, audience } = await judgeTarget(ctx, caller, input, inputAt);
+  const id = TypingBoard.idOf(caller.uid, target);
+  const board = ctx.live.typing;
+  const known = board.lookup(id);
+  const status = input.status ?? null;
+  const news: TypingNews = {
+    k: 'typing',
+    op: input.op,
+    user: { uid: caller.uid, user_tag: caller.userTag },
+    target,
+    audience,
+    status,
+  };
+  if (input.op === 'stop') {
+    if (known) await ctx.events.bus.publishLive(news);
+    return { op: 'stop', expires_at: null, renew_in_ms: TYPING_RENEW_MS };
+  }
+  // A start, a status change, or a renewal when the last one heard is getting old; else nothing.
+  if (!known || known.news.status !== status || Date.now() - known.heardAt >= TYPING_RENEW_PUBLISH_MS)
+    await ctx.events.bus.publishLive(news);
+  return {
+    op: 'start',
+    expires_at: new Date(Date.now() + TYPING_EXPIRES_MS).toISOString(),
+    renew_in_ms: TYPING_RENEW_MS,
+  };
+}
+
+/** The target and its audience; a renewal reuses what was judged within AUDIENCE_KEPT_MS. */
+async function judgeTarget(
+  ctx: AppContext,
+  caller: Caller,
+  input: TypingInput,
+  inputAt: InputLocation,
+): Promise<Judged> {
+  const key = `${caller.uid}|${input.message_id ?? ''}|${input.channel_id ?? ''}|${JSON.stringify(input.recipients ?? null)}`;
+  const judged = ctx.live.audiences;
+  const kept = judged.get(key);
+  if (kept && Date.now() - kept.at < AUDIENCE_KEPT_MS) return kept;
+  const fresh = await readAudience(ctx, caller, input, inputAt);
+  judged.delete(key);
+  judged.set(key, fresh);
+  // Oldest first (a Map keeps insertion order): drop what is past its time, then what is too many.
+  for (const [oldKey, entry] of judged) {
+    if (judged.size <= AUDIENCES_KEPT_AT_MOST && Date.now() - entry.at < AUDIENCE_KEPT_MS) break;
+    judged.delete(oldKey);
+  }
+  return fresh;
+}
+
+/** One read: the errors are a post's to the same target (404 for a message one may not see). */
+async function readAudience(
+  ctx: AppContext,
+  caller: Caller,
+  input: TypingInput,
+  inputAt: InputLocation,
+): Promise<Judged> {
+  const recipients = (input.recipients ?? []).map(parseRecipient);
+  const refs = await resolvePostRefs({ run: (name, params) => ctx.db.read(name, params) }, caller.uid, {
+    parent_ids: input.message_id ? [input.message_id] : [],
+    tags: recipients.filter((r) => r.kind === 'tag').map((r) => r.value),
+    uids: recipients.filter((r) => r.kind === 'uid').map((r) => r.value),
+    channel_ids: input.channel_id ? [input.channel_id] : [],
+    file_ids: [],
+  });
+  const at = Date.now();
+  if (input.message_id) {
+    const parent = refs.parents.get(input.message_id);
+    if (!parent) throw messageNotFound();
+    return {
+      target: { message_id: parent.id },
+      audience: {
+        uids: [parent.author_uid, ...parent.cc_uids],
+        channel_ids: parent.channel_ids,
+        except_uid: caller.uid,
+      },
+      at,
+    };
+  }
+  if (input.channel_id) {
+    const channel = refs.channels.get(input.channel_id);
+    if (!channel) throw new AppError('channel_not_found', 'Channel not found.');
+    if (!channel.member) throw new AppError('not_channel_member', 'You are not a member of that channel.');
+    return {
+      target: { channel_id: input.channel_id },
+      audience: { uids: [], channel_ids: [input.channel_id], except_uid: caller.uid },
+      at,
+    };
+  }
+  const uids = recipients.map((recipient) => {
+    const uid = refs.users.get(recipient.key);
+    if (!uid) throw new AppError('user_not_found', `No such user: ${recipient.value}.`);
+    return uid;
+  });
+  const conversation = [...new Set([caller.uid, ...uids])].sort();
+  if (conversation.length < 2) {
+    throw validationError([
+      { loc: [inputAt, 'recipients'], msg: 'name at least one user besides yourself', type: 'value_error' },
+    ]);
+  }
+  return {
+    target: { conversation },
+    audience: { uids: conversation, channel_ids: [], except_uid: caller.uid },
+    at,
+  };
+}
