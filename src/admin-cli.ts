@@ -112,13 +112,13 @@ async function main(): Promise<number> {
     const metrics = createMetrics({ defaults: false });
     // The same event log as the service's, so anything a command records reaches its sockets.
     const events = await startEventLog(config, db, log, metrics);
-    const live = startLive(events, log);
+    const live = await startLive(config, events, log);
     const limits = createRateLimits(config);
     // With REDIS_URL, what a command changes empties the running instances' session and view caches.
     const sessions = await SessionCache.start(config, db, log);
     const views = await ViewCache.start(config, db, log, metrics);
     close = async () => {
-      live.stop();
+      await live.stop();
       await events.stop();
       await limits.close();
       await sessions.close();

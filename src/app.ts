@@ -50,7 +50,7 @@ import { threadsResolvers } from './components/threads/threads.resolvers.js';
 import { mountThreadRoutes } from './components/threads/threads.rest.js';
 import { mountUserRoutes } from './components/users/users.rest.js';
 import { liveResolvers } from './components/live/live.resolvers.js';
-import { mountLiveRoutes } from './components/live/live.rest.js';
+import { mountLiveRoutes, mountStreamRoutes } from './components/live/live.rest.js';
 import { usersResolvers } from './components/users/users.resolvers.js';
 import type { AppContext } from './platform/context.js';
 import { buildSchema, createGraphQLMiddleware } from './platform/graphql/graphql-server.js';
@@ -132,6 +132,7 @@ export async function createApp(ctx: AppContext): Promise<App> {
   mountContactRoutes(routes, ctx);
   mountEventRoutes(routes, ctx);
   mountLiveRoutes(routes, ctx);
+  mountStreamRoutes(routes, ctx);
   mountWebhookRoutes(routes, ctx);
   routes.finish();
   registerWebhookDocs(registry, NotificationEventOutput);

@@ -76,7 +76,7 @@ export async function runService(
     db.instrument(metrics);
     await CausalBookmarks.enable(config, db, log, metrics);
     const events = await startEventLog(config, db, log, metrics);
-    const live = startLive(events, log);
+    const live = await startLive(config, events, log);
     const limits = createRateLimits(config);
     const sessions = await SessionCache.start(config, db, log);
     const views = await ViewCache.start(config, db, log, metrics);
@@ -122,7 +122,7 @@ export async function runService(
         const drained = closeServer(server);
         await app.close();
         await drained;
-        live.stop();
+        await live.stop();
         await events.stop();
         await limits.close();
         await sessions.close();

@@ -114,6 +114,9 @@ const EnvSchema = z.object({
     .max(64 * 1024 * 1024)
     .default(256 * 1024),
   SKEIN_WS_MAX_SOCKETS_PER_USER: positiveInt.default(20),
+  SKEIN_STREAM_IDLE_SECONDS: positiveInt.default(30),
+  SKEIN_MAX_OPEN_STREAMS_PER_USER: positiveInt.default(20),
+  SKEIN_RATE_LIMIT_STREAM_APPENDS_PER_MIN: positiveInt.default(3000),
   SKEIN_WS_MAX_SOCKETS_PER_ADDRESS: positiveInt.default(200),
   SKEIN_EVENT_RETENTION_DAYS: positiveInt.default(7),
   SKEIN_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -206,6 +209,15 @@ export interface Config {
     maxSocketsPerAddress: number;
     /** Days an event stays in the log: how far back a cursor can replay. */
     eventRetentionDays: number;
+  };
+  /** Streamed replies (src/components/live/, decision 031). */
+  streams: {
+    /** A stream with no chunk for this long ends by itself, leaving no message. */
+    idleMs: number;
+    /** Streams one account may have open at once; one more is 429. */
+    maxOpenPerUser: number;
+    /** Chunk appends per account per minute. */
+    appendsPerMinute: number;
   };
   /** Bearer token for GET /metrics; unset, the endpoint answers 404. */
   metricsToken: string | undefined;
@@ -336,6 +348,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxSocketsPerUser: e.SKEIN_WS_MAX_SOCKETS_PER_USER,
       maxSocketsPerAddress: e.SKEIN_WS_MAX_SOCKETS_PER_ADDRESS,
       eventRetentionDays: e.SKEIN_EVENT_RETENTION_DAYS,
+    },
+    streams: {
+      idleMs: e.SKEIN_STREAM_IDLE_SECONDS * 1000,
+      maxOpenPerUser: e.SKEIN_MAX_OPEN_STREAMS_PER_USER,
+      appendsPerMinute: e.SKEIN_RATE_LIMIT_STREAM_APPENDS_PER_MIN,
     },
     metricsToken: e.SKEIN_METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,

@@ -43,6 +43,7 @@ export const ERROR_STATUS = {
   invitation_not_found: 404,
   delivery_not_found: 404,
   endpoint_not_found: 404,
+  stream_not_found: 404,
   method_not_allowed: 405,
   user_tag_taken: 409,
   last_channel_admin: 409,
@@ -53,6 +54,10 @@ export const ERROR_STATUS = {
   too_many_own_reactions: 409,
   endpoint_disabled: 409,
   delivery_not_redeliverable: 409,
+  // Streamed replies (decision 031): the stream ended, a reader stopped it, or the writer's seq is not the next.
+  stream_ended: 409,
+  stream_stopped: 409,
+  stream_seq_conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   validation_error: 422,

@@ -210,6 +210,8 @@ export interface RateLimits {
   profileEditsByAccount: Limiter;
   /** Typing signals (starts, renewals, stops; live/set-typing.ts), on the actions budget's size. */
   typingByAccount: Limiter;
+  /** Chunks appended to streamed replies (live/append-stream.ts). */
+  streamAppendsByAccount: Limiter;
   /**
    * Open notification feeds (sockets of /v1/ws/v1 and GraphQL subscriptions) per account, against
    * SKEIN_WS_MAX_SOCKETS_PER_USER: on every instance together with REDIS_URL (feed-ceilings.ts).
@@ -279,6 +281,7 @@ export function createRateLimits(config: Config): RateLimits {
     reactionsByAccount: limiter('reactions', config.rateLimits.actionsPerMinute, 60),
     profileEditsByAccount: limiter('profile-edits', config.rateLimits.actionsPerMinute, 60),
     typingByAccount: limiter('typing', config.rateLimits.actionsPerMinute, 60),
+    streamAppendsByAccount: limiter('stream-appends', config.streams.appendsPerMinute, 60),
     feedsByAccount,
     close: async () => {
       feedsByAccount.close();

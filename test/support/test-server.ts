@@ -123,7 +123,7 @@ export async function startTestServer(
   db.instrument(metrics);
   await CausalBookmarks.enable(config, db, log, metrics);
   const events = await startEventLog(config, db, log, metrics);
-  const live = startLive(events, log);
+  const live = await startLive(config, events, log);
   const limits = createRateLimits(config);
   const sessions = await SessionCache.start(config, db, log);
   const views = await ViewCache.start(config, db, log, metrics);
@@ -193,7 +193,7 @@ export async function startTestServer(
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       await app.close();
       await closed;
-      live.stop();
+      await live.stop();
       await events.stop();
       await limits.close();
       await sessions.close();

@@ -1,6 +1,6 @@
 // A connection that asked for live frames joins this instance's live router: it first receives the
-// typing signals active for it (after everything handed out before it joined), then every live frame
-// of its audience, in order.
+// typing signals active for it and the open streams it may read with their text so far (after
+// everything handed out before it joined), then every live frame of its audience, in order.
 import type { AppContext } from '../../platform/context.js';
 import type { LiveReader } from './live-router.js';
 
@@ -15,6 +15,7 @@ export function joinLive(
   ctx.live.router.add(reader);
   ctx.live.router.inOrder(() => {
     for (const frame of ctx.live.typing.snapshotFor(reader)) send(frame);
+    ctx.live.streams.join(reader);
   });
   return () => ctx.live.router.remove(reader);
 }

@@ -1,6 +1,11 @@
 // Shapes of the live operations (decision 031): validation and OpenAPI, shared by REST and GraphQL.
 import { z } from '../../platform/openapi.js';
-import { MessageId, RecipientInput } from '../messages/messages.schemas.js';
+import {
+  MESSAGE_INPUT_SHAPE,
+  MessageId,
+  MessageOutput,
+  RecipientInput,
+} from '../messages/messages.schemas.js';
 import { TYPING_EXPIRES_MS, TYPING_RENEW_MS } from './typing-board.js';
 
 /** Users a conversation target names besides the typist, at most. */
@@ -57,3 +62,101 @@ export const TypingResult = z
   })
   .openapi('TypingResult');
 export type TypingResult = z.infer<typeof TypingResult>;
+
+export const StreamIdParam = z.object({
+  stream_id: z.string().regex(/^[0-9a-f]{8}$/, 'must be 8 lowercase hex characters'),
+});
+
+/** Characters one chunk may carry; the whole text is at most a message's content (MAX_CONTENT_CHARS). */
+export const MAX_CHUNK_CHARS = 16_384;
+
+export const StreamInput = z
+  .object({
+    ...MESSAGE_INPUT_SHAPE,
+    content: z
+      .string()
+      .max(MAX_CHUNK_CHARS)
+      .default('')
+      .openapi({ description: 'The first chunk, if any (empty: the stream opens with nothing written).' }),
+  })
+  .strict()
+  .openapi('StreamInput', {
+    description:
+      'A reply to stream: the fields of MessageInput, judged as a post judges them (the same errors), with the ' +
+      'content written later in chunks.',
+  });
+export type StreamInput = z.infer<typeof StreamInput>;
+
+export const ChunkInput = z
+  .object({
+    seq: z.number().int().min(1).openapi({
+      description:
+        "This chunk's number: 1, 2, 3… (the last one again with the same text is a harmless retry).",
+    }),
+    text: z.string().min(1).max(MAX_CHUNK_CHARS),
+  })
+  .strict()
+  .openapi('StreamChunkInput');
+export type ChunkInput = z.infer<typeof ChunkInput>;
+
+export const FinishInput = z
+  .object({
+    last_seq: z.number().int().min(0).openapi({
+      description: 'The seq of your last chunk (0 when none): the text posted is exactly chunks 1..last_seq.',
+    }),
+    incomplete: z
+      .boolean()
+      .default(false)
+      .openapi({ description: 'true: the writer failed before the end (the message says so).' }),
+  })
+  .strict()
+  .openapi('StreamFinishInput');
+export type FinishInput = z.infer<typeof FinishInput>;
+
+export const StreamsQuery = z.object({
+  parent_id: MessageId.optional(),
+  channel_id: MessageId.optional(),
+});
+export type StreamsQuery = z.infer<typeof StreamsQuery>;
+
+const LiveUserOutput = z.object({ uid: z.string(), user_tag: z.string() }).openapi('LiveUser');
+
+export const StreamOutput = z
+  .object({
+    stream_id: z.string(),
+    state: z.enum(['open', 'stopping', 'finishing', 'ended']),
+    author: LiveUserOutput,
+    parent_id: z.string().nullable().openapi({ description: 'Null when you may not see the parent.' }),
+    channel_ids: z
+      .array(z.string())
+      .openapi({ description: 'Its channels you belong to (all of them for the writer).' }),
+    public: z.boolean(),
+    seq: z.number().int().openapi({ description: 'Chunks written so far.' }),
+    length: z.number().int().openapi({ description: 'Characters written so far.' }),
+    text: z.string().openapi({ description: 'Chunks 1..seq joined.' }),
+    started_at: z.string(),
+    updated_at: z.string(),
+    stop: z.object({ by: LiveUserOutput.nullable(), at: z.string() }).nullable().openapi({
+      description:
+        'Who asked to stop it and when (by is null when a BCC recipient stopped it and you are not the writer).',
+    }),
+    ended: z.enum(['finished', 'stopped', 'incomplete', 'abandoned']).nullable(),
+    message_id: z.string().nullable().openapi({ description: 'The finished message, once it is posted.' }),
+  })
+  .openapi('Stream');
+export type StreamOutput = z.infer<typeof StreamOutput>;
+
+export const ChunkResult = z
+  .object({ stream_id: z.string(), seq: z.number().int(), length: z.number().int() })
+  .openapi('StreamChunkResult');
+
+export const FinishResult = z
+  .object({
+    stream: StreamOutput,
+    message: MessageOutput.nullable().openapi({
+      description: 'The posted message, as you see it; null when the stream left none.',
+    }),
+  })
+  .openapi('StreamFinishResult');
+
+export const StreamList = z.object({ streams: z.array(StreamOutput) }).openapi('StreamList');

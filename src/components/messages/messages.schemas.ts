@@ -61,7 +61,7 @@ export const MessageContent = z.string().min(1).max(MAX_CONTENT_CHARS);
 
 // One shape for both inputs, so the import input is its own flat schema in OpenAPI: extending a
 // registered strict schema would give allOf with two additionalProperties: false, which nothing passes.
-const messageInputShape = {
+export const MESSAGE_INPUT_SHAPE = {
   content: MessageContent,
   parent_id: MessageId.nullable().optional(),
   recipients: RecipientList.default([]),
@@ -89,7 +89,7 @@ const messageInputShape = {
 };
 
 export const MessageInput = z
-  .object(messageInputShape)
+  .object(MESSAGE_INPUT_SHAPE)
   .strict()
   .openapi('MessageInput', {
     description:
@@ -117,7 +117,7 @@ export const ImportInfo = z
   .openapi('ImportInfo');
 
 export const ImportedMessageInput = z
-  .object({ ...messageInputShape, import_info: ImportInfo })
+  .object({ ...MESSAGE_INPUT_SHAPE, import_info: ImportInfo })
   .strict()
   .openapi('ImportedMessageInput');
 export type ImportedMessageInput = z.infer<typeof ImportedMessageInput>;

@@ -14,7 +14,7 @@ import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import { newShortId } from '../../platform/auth/secrets.js';
 import type { AppContext } from '../../platform/context.js';
-import { validationError } from '../../platform/errors.js';
+import { AppError, validationError, type ErrorCode } from '../../platform/errors.js';
 import { constraintClash } from '../../platform/neo4j/unique-ids.js';
 import type { InputLocation } from '../../platform/validation.js';
 import {
@@ -360,10 +360,33 @@ function planPost(checked: Checked[], refs: PostRefs, callerUid: string): PostPl
   return { items, edges, toNotify, mentioned, outcome };
 }
 
-interface PlannedItem {
+export interface PlannedItem {
   parent: ParentRef | null;
   receivers: { uid: string; public: boolean; notify: boolean }[];
   channel_ids: string[];
+}
+
+/**
+ * Who a message of this input would reach, judged as a post judges it (one read, nothing written):
+ * the errors are the post's (404 for a parent one may not see, 403 for a channel one is not in).
+ * Streamed replies open with it (src/components/live/open-stream.ts).
+ */
+export async function planAudience(
+  ctx: AppContext,
+  caller: Caller,
+  input: MessageInput,
+): Promise<PlannedItem> {
+  const recipients = input.recipients.map(parseRecipient);
+  const refs = await resolvePostRefs({ run: (name, params) => ctx.db.read(name, params) }, caller.uid, {
+    parent_ids: input.parent_id ? [input.parent_id] : [],
+    tags: recipients.filter((r) => r.kind === 'tag').map((r) => r.value),
+    uids: recipients.filter((r) => r.kind === 'uid').map((r) => r.value),
+    channel_ids: input.channel_ids,
+    file_ids: input.files.map((file) => file.file_id),
+  });
+  const planned = planItem(input, refs, null, caller.uid);
+  if ('error' in planned) throw new AppError(planned.error.code as ErrorCode, planned.error.detail);
+  return planned;
 }
 
 /** Checks one item against what exists; the first problem fails the item. */
