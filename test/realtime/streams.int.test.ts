@@ -5,12 +5,14 @@
 // stream whose writer vanishes ends by itself with no message; the finish posts one ordinary
 // message equal to the chunks joined. Absence is asserted by order, as in typing.int.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createClient, type Client } from 'graphql-ws';
+import { WebSocket } from 'ws';
 import type { Committed } from '../../src/platform/neo4j/database.js';
 import { channelWith, registerCreator } from '../channels/channel-helpers.js';
 import { postMessage, registerWriter, type TestUser } from '../support/factories.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { closeAllSockets, openSocket, type Frame, type TestSocket } from '../support/ws-client.js';
+import { closeAllSockets, openSocket, socketUrl, type Frame, type TestSocket } from '../support/ws-client.js';
 
 let api: TestServer;
 let quick: TestServer;
@@ -29,7 +31,9 @@ beforeAll(async () => {
     return Promise.resolve();
   });
 });
+const clients: Client[] = [];
 afterAll(async () => {
+  await Promise.all(clients.map((made) => made.dispose()));
   closeAllSockets();
   await Promise.all([api?.close(), quick?.close(), instanceA?.close(), instanceB?.close()]);
   await redis?.stop();
@@ -447,5 +451,46 @@ describe('GraphQL', () => {
       stream: { ended: 'finished' },
       message: { content: 'Hello world' },
     });
+  });
+
+  it('subscription live gets the open streams with their text, then each chunk, and typing', async () => {
+    const [writer, reader] = await Promise.all([registerWriter(api), registerWriter(api)]);
+    const stream = await open(writer, { recipients: [reader.tag], content: 'So far' });
+    const made = createClient({
+      url: socketUrl(api, '/graphql'),
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${reader.token}` },
+      retryAttempts: 0,
+      lazy: true,
+    });
+    clients.push(made);
+    const frames = made.iterate<{ live: Record<string, unknown> }>({
+      query: 'subscription { live { type stream_id seq after text user { uid } status author { uid } } }',
+    });
+    const first = await frames.next();
+    expect(first.value?.data?.live).toMatchObject({
+      type: 'stream.opened',
+      stream_id: stream.stream_id,
+      seq: 1,
+      text: 'So far',
+      author: { uid: writer.uid },
+    });
+    await append(writer, stream.stream_id, 2, ', so good');
+    expect((await frames.next()).value?.data?.live).toMatchObject({
+      type: 'stream.appended',
+      after: 1,
+      seq: 2,
+      text: ', so good',
+    });
+    await api.request('POST', '/v1/typing', {
+      token: writer.token,
+      body: { recipients: [reader.tag], status: 'writing more' },
+    });
+    expect((await frames.next()).value?.data?.live).toMatchObject({
+      type: 'typing.started',
+      user: { uid: writer.uid },
+      status: 'writing more',
+    });
+    await frames.return?.();
   });
 });

@@ -1,5 +1,6 @@
 // GraphQL fields of live delivery; each calls the same use case as its REST route (live.rest.ts):
 //   Query    stream(stream_id), streams(parent_id, channel_id)
+//   Subscription live(typing, streams): the frames of /v1/ws/v1?live=true (live-subscription.ts)
 //   Mutation setTyping(message_id, channel_id, recipients, op, status),
 //            openStream(message), appendStream(stream_id, seq, text),
 //            finishStream(stream_id, last_seq, incomplete), stopStream(stream_id)
@@ -17,6 +18,7 @@ import {
 import { openStream } from './open-stream.js';
 import { listStreams, readStream } from './read-streams.js';
 import { setTyping } from './set-typing.js';
+import { subscribeLive } from './live-subscription.js';
 import { stopStream } from './stop-stream.js';
 import { appendChunk, finishStream } from './write-stream.js';
 
@@ -25,6 +27,16 @@ type Args = Record<string, unknown>;
 const streamId = (raw: Args) => args(StreamIdParam, { stream_id: raw.stream_id }).stream_id;
 
 export const liveResolvers: IResolvers<unknown, GraphQLContext> = {
+  Subscription: {
+    live: {
+      subscribe: (_: unknown, raw: Args, context: GraphQLContext) =>
+        subscribeLive(context.app, callerOf(context), context.ip, {
+          typing: raw.typing !== false,
+          streams: raw.streams !== false,
+        }),
+      resolve: (frame: object) => frame,
+    },
+  },
   Query: {
     stream: (_: unknown, raw: Args, context: GraphQLContext) =>
       readStream(context.app, callerOf(context), streamId(raw)),
