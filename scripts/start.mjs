@@ -2,6 +2,10 @@
 // dist/ is missing or older than any source file. Production runs plain JavaScript under node: no
 // tsx loader and no second Node process, which cost memory (about 120 MiB) and start-up time.
 // Staleness is judged by modification times, which is what a developer editing src/ changes.
+// package.json runs it as `exec node scripts/start.mjs`: npm starts a script through `sh -c`, and
+// dash neither passes on the SIGTERM npm forwards nor execs its one command by itself, so a SIGTERM
+// to npm ended npm and the shell and left this process and its Neo4j running
+// (docs/decisions/032-clean-stops.md).
 import { spawnSync } from 'node:child_process';
 import console from 'node:console';
 import { existsSync, readdirSync, statSync } from 'node:fs';

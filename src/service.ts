@@ -63,7 +63,8 @@ export async function runService(
       nice: config.neo4j.embeddedNice,
       log,
       onUnexpectedExit: (code, signal) => {
-        if (!stopping) options.onFatal?.(`embedded Neo4j exited unexpectedly (code ${code}, signal ${signal})`);
+        if (!stopping)
+          options.onFatal?.(`embedded Neo4j exited unexpectedly (code ${code}, signal ${signal})`);
       },
     });
     target = embedded.target;

@@ -1,6 +1,7 @@
 // Runs Neo4j Community embedded (the Java launcher in neo4j/) when NEO4J_URI is unset: builds the
 // launcher with Maven when its jars are missing, starts it with Bolt on 127.0.0.1, waits for it to
-// answer, and stops it on shutdown. The `neo4j` password is random, kept in a mode-600 file beside
+// answer, and stops it on shutdown (it also stops by itself when this process dies, however it dies:
+// docs/decisions/032-clean-stops.md). The `neo4j` password is random, kept in a mode-600 file beside
 // the store, so that other local users cannot open the database through the loopback port.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -15,6 +16,8 @@ const LAUNCHER_DIR = path.join(PROJECT_ROOT, 'neo4j');
 const CLASSES = path.join(LAUNCHER_DIR, 'target', 'classes');
 const LIB = path.join(LAUNCHER_DIR, 'target', 'lib');
 const READY_LINE = 'SKEIN_NEO4J_READY';
+/** The launcher waits for an earlier one on the same store (killed with its service, still closing). */
+const WAITING_LINE = /SKEIN_NEO4J_WAITING (\d+)\n/;
 
 /**
  * The heap grows with the load and gives memory back when the load goes. The JVM's defaults commit
@@ -82,7 +85,10 @@ export interface EmbeddedOptions {
 
 export interface EmbeddedNeo4j {
   target: Neo4jTarget;
+  /** Shuts Neo4j down (SIGTERM; the launcher halts itself if that takes over 10 s) and waits for its exit. */
   stop(): Promise<void>;
+  /** Ends Neo4j at once (SIGKILL), for a stop that overran; its store recovers at the next start. */
+  kill(): void;
 }
 
 /** Builds the launcher with Maven unless its classes and jars are there and newer than its sources. */
@@ -187,10 +193,14 @@ export async function startEmbeddedNeo4j(options: EmbeddedOptions): Promise<Embe
       },
       // stdin stays open as a lifeline: the launcher exits when it closes (this process died).
       stdio: ['pipe', 'pipe', 'pipe'],
+      // Its own process group: a Ctrl-C in the terminal (SIGINT to the foreground group) reaches
+      // this process only, which stops Neo4j itself once requests have drained, instead of Neo4j
+      // going away under them.
+      detached: true,
     },
   );
   await waitUntilReady(child, options, nice);
-  options.log.info({ port: options.port }, 'embedded Neo4j is up');
+  options.log.info({ port: options.port, pid: child.pid }, 'embedded Neo4j is up');
   let stopping = false;
   child.once('exit', (code, signal) => {
     if (!stopping) options.onUnexpectedExit?.(code, signal);
@@ -200,6 +210,10 @@ export async function startEmbeddedNeo4j(options: EmbeddedOptions): Promise<Embe
     stop: () => {
       stopping = true;
       return stopChild(child);
+    },
+    kill: () => {
+      stopping = true;
+      child.kill('SIGKILL');
     },
   };
 }
@@ -211,9 +225,18 @@ function waitUntilReady(child: ChildProcess, options: EmbeddedOptions, nice: num
       child.kill('SIGKILL');
       reject(new Error(`embedded Neo4j did not start in time:\n${output.slice(-4000)}`));
     }, options.startTimeoutMs ?? 180_000);
+    let told = false;
     // Output keeps being read (a full pipe would block Neo4j) but only its tail is kept.
     const onData = (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-8000);
+      const waiting = told ? null : WAITING_LINE.exec(output);
+      if (waiting) {
+        told = true;
+        options.log.warn(
+          { pid: Number(waiting[1]) },
+          `waiting for the embedded Neo4j of an earlier start (pid ${waiting[1]}) to release ${options.dataDir}`,
+        );
+      }
       if (output.includes(READY_LINE)) {
         clearTimeout(timer);
         resolve();

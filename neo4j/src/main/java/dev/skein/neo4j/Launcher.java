@@ -2,8 +2,13 @@ package dev.skein.neo4j;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryUsage;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 
@@ -42,7 +47,10 @@ import org.neo4j.time.SystemNanoClock;
  *   SKEIN_NEO4J_PAGECACHE page cache size, e.g. 256m (modest by default: it shares a small machine)
  *
  * Prints "SKEIN_NEO4J_READY <port>" on stdout once Bolt accepts connections, and shuts the
- * database down cleanly on SIGTERM/SIGINT or when its stdin closes (the parent died).
+ * database down cleanly on SIGTERM/SIGINT or when its stdin closes (the parent died), halting if
+ * that takes over SHUTDOWN_LIMIT. Holds SKEIN_NEO4J_HOME/launcher.lock (which names its pid) while
+ * it runs; at start it waits for an earlier launcher on the same store to be gone, printing
+ * "SKEIN_NEO4J_WAITING <pid>" first (docs/decisions/032-clean-stops.md).
  */
 public final class Launcher {
     private Launcher() {}
@@ -64,6 +72,7 @@ public final class Launcher {
         String password = required("SKEIN_NEO4J_PASSWORD");
         String pageCache = System.getenv().getOrDefault("SKEIN_NEO4J_PAGECACHE", "256m");
         Files.createDirectories(home);
+        lockHome(home);
 
         DatabaseManagementService dbms = new CommunityBuilder(home)
                 .setConfig(BoltConnector.enabled, true)
@@ -108,10 +117,15 @@ public final class Launcher {
                 // calls. Right after the peer run's seeding that was 30 of the heap's 87 live MB
                 // (a class histogram, 2026-11-29); 0 turns it off.
                 .setConfig(GraphDatabaseInternalSettings.data_collector_max_recent_query_count, 0)
+                // Bolt's event loops stop at once at shutdown. By default Netty waits for 5 quiet
+                // seconds first, though by then the databases are already stopped: that was 5 of the
+                // 5.5 s a stop of an idle service took (2026-12-02).
+                .setConfig(GraphDatabaseInternalSettings.netty_server_shutdown_quiet_period, 0)
                 .build();
 
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            haltAfter(SHUTDOWN_LIMIT);
             dbms.shutdown();
             stopped.countDown();
         }, "skein-neo4j-shutdown"));
@@ -220,7 +234,74 @@ public final class Launcher {
         collector.start();
     }
 
-    /** The parent closing our stdin means it is gone: stop rather than linger as an orphan. */
+    /** How long an earlier launcher on the same store is waited for before this one gives up. */
+    private static final Duration LOCK_WAIT = Duration.ofSeconds(60);
+    /** The most a shutdown may take before the JVM halts (the store then recovers at the next start). */
+    private static final Duration SHUTDOWN_LIMIT = Duration.ofSeconds(10);
+    /** Held (and so reachable) for the JVM's life; the OS releases it however the process ends. */
+    private static FileLock homeLock;
+
+    /**
+     * Takes launcher.lock in the store folder, waiting up to LOCK_WAIT while another launcher holds
+     * it. A service killed with SIGKILL and started again at once finds its old JVM still closing the
+     * store (it noticed its parent is gone and is shutting down): Neo4j would fail on its store_lock
+     * or on the Bolt port. The lock is an OS lock (fcntl), not the file's presence, so a file left
+     * by a killed JVM holds nothing. It names the holder's pid, for the message and for operators.
+     */
+    private static void lockHome(Path home) throws Exception {
+        Path file = home.resolve("launcher.lock");
+        FileChannel channel = FileChannel.open(file,
+                StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        long deadline = System.nanoTime() + LOCK_WAIT.toNanos();
+        boolean told = false;
+        FileLock lock;
+        while ((lock = channel.tryLock()) == null) {
+            String holder = Files.readString(file, StandardCharsets.US_ASCII).trim();
+            if (!told) {
+                // The service logs it: a start that waits says why.
+                System.out.println("SKEIN_NEO4J_WAITING " + holder);
+                System.out.flush();
+                told = true;
+            }
+            if (System.nanoTime() > deadline) {
+                System.err.println("The Neo4j store in " + home + " is in use by another process (pid "
+                        + holder + ") that has not stopped in " + LOCK_WAIT.toSeconds()
+                        + " s: is another Skein service running with this SKEIN_DATA_DIR?");
+                System.exit(3);
+            }
+            Thread.sleep(250);
+        }
+        channel.truncate(0);
+        channel.write(ByteBuffer.wrap(
+                (ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
+        channel.force(false);
+        homeLock = lock;
+    }
+
+    /**
+     * Halts the JVM if it is still there after the limit: a shutdown that hangs (a checkpoint that
+     * does not end) must not leave an orphan holding the store and the port. Neo4j recovers what a
+     * cut checkpoint left from its transaction log.
+     */
+    private static void haltAfter(Duration limit) {
+        Thread halter = new Thread(() -> {
+            try {
+                Thread.sleep(limit.toMillis());
+            } catch (InterruptedException e) {
+                return;
+            }
+            System.err.println("Neo4j did not shut down in " + limit.toSeconds() + " s: halting");
+            Runtime.getRuntime().halt(1);
+        }, "skein-neo4j-halter");
+        halter.setDaemon(true);
+        halter.start();
+    }
+
+    /**
+     * The parent closing our stdin means it is gone: stop rather than linger as an orphan. The
+     * service is the only holder of the pipe's other end (Node opens it close-on-exec, so no other
+     * child inherits it), and the kernel closes it however the service ends, SIGKILL included.
+     */
     private static void watchParent() {
         Thread watcher = new Thread(() -> {
             try {
