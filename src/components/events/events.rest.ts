@@ -11,6 +11,7 @@ import { z } from '../../platform/openapi.js';
 import { MessageIdParam } from '../messages/messages.schemas.js';
 import {
   IncludeContextFlag,
+  LiveFlag,
   NotificationPage,
   NotificationsQuery,
   PingRequest,
@@ -83,10 +84,14 @@ export function mountEventRoutes(routes: RouteTable, ctx: AppContext): void {
       'repeat before live ones, also across server restarts. With `?include_context=true` each message of ' +
       '`content.messages` of `sent`, `ping`, `added` and `channels` events also carries `message_context`, its ' +
       'conversation context as `GET /v1/messages/{message_id}/context` answers you (default bounds); off by ' +
-      'default, when nothing of it is read. Refusals complete the upgrade, send an error frame ' +
+      'default, when nothing of it is read. With `?live=true` the socket also gets live frames (decision 031; never ' +
+      'in the event log, never replayed by `since`): `typing.started` / `typing.stopped` (POST /v1/typing) and ' +
+      '`stream.opened` / `stream.appended` / `stream.stop_requested` / `stream.ended` (POST /v1/streams), for what ' +
+      'you may see; it first gets the typing signals active for you and the open streams with their text so far. ' +
+      'Refusals complete the upgrade, send an error frame ' +
       'and close with 4401 (not authenticated, or the credential ended), 4403 (`insufficient_scope`: no ' +
       'realtime.connect or messages.read; `api_access_required`; `csrf_rejected`: a cookie from another site), ' +
-      '4400 (bad since or include_context), 4429 (you already hold ' +
+      '4400 (bad since, include_context or live), 4429 (you already hold ' +
       'SKEIN_WS_MAX_SOCKETS_PER_USER sockets and subscriptions, default 20, on all instances together when they ' +
       'share Redis); 4008 closes a slow consumer (reconnect with since; no single event is larger than ' +
       'SKEIN_EVENT_MAX_BYTES, so resuming always makes progress), 1013 a database outage, 1001 a shutdown. A logout, a session or key revocation, a password ' +
@@ -96,10 +101,10 @@ export function mountEventRoutes(routes: RouteTable, ctx: AppContext): void {
       '(default 30) and cuts sockets that do not answer. GraphQL subscriptions (`notifications(since, include_context)`) run over ' +
       'graphql-ws at /graphql with the same rules.',
     auth: 'none',
-    query: z.object({ include_context: IncludeContextFlag }),
+    query: z.object({ include_context: IncludeContextFlag, live: LiveFlag }),
     response: z.object({}),
     errors: {
-      422: 'include_context is not true, false, 1 or 0 (the socket closes with 4400 instead).',
+      422: 'include_context or live is not true, false, 1 or 0 (the socket closes with 4400 instead).',
       426: '`upgrade_required`: this path only speaks WebSocket.',
     },
     handler: () => {

@@ -57,6 +57,15 @@ export const IncludeContextFlag = QueryBoolean.default(false).openapi({
     '(default bounds). Off by default, when frames stay as small as they were.',
 });
 
+/** `live` on /v1/ws/v1: typing and stream frames too (decision 031). */
+export const LiveFlag = QueryBoolean.default(false).openapi({
+  type: 'boolean',
+  default: false,
+  description:
+    'true (or 1): live frames too, typing.* and stream.* (POST /v1/typing, POST /v1/streams), for what you may ' +
+    'see; never stored or replayed. Off by default.',
+});
+
 export const NotificationEventOutput = z
   .object({
     type: z.enum(['sent', 'ping', 'added', 'channels']),

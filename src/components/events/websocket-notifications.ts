@@ -4,12 +4,15 @@
 //            each once: with ?since=<cursor> first every one after it from the log, then live.
 //            With ?include_context=true each new message of an event carries `message_context`,
 //            its conversation context as the caller may read it (message-contexts.ts, decision 028).
+//   With ?live=true also live frames (src/components/live/, decision 031): typing.* and stream.*,
+//            never in the log; first the active typing signals and open streams' snapshots.
 //   client {"type":"ping"} → {"type":"pong"}; any other frame → {"type":"error","code","detail"}
 //            (code invalid_frame); the socket stays open.
 //   ending → an error frame {"type":"error","code","detail"}, then a close whose reason is that
 //            code: 4401 not_authenticated / invalid_session / invalid_api_key, 4403
 //            insufficient_scope (realtime.connect and messages.read are both needed, at connect and
-//            for as long as the socket is open) / api_access_required / csrf_rejected, 4400 validation_error (bad since), 4429
+//            for as long as the socket is open) / api_access_required / csrf_rejected, 4400 validation_error (bad since
+//            or flag), 4429
 //            rate_limited (too many sockets), 4008 slow_consumer, 1013 unavailable (database
 //            down), 1011 internal_error; on shutdown just a close 1001 server_shutdown.
 // A credential that ends or loses a scope while the socket is open (logout, revocation, password
@@ -23,7 +26,7 @@ import type { AppContext } from '../../platform/context.js';
 import { validationError } from '../../platform/errors.js';
 import { decodeCursor } from '../event-log/event-log.js';
 import { joinLive } from '../live/join-live.js';
-import { IncludeContextFlag } from './events.schemas.js';
+import { IncludeContextFlag, LiveFlag } from './events.schemas.js';
 import { withinBudget } from './event-budget.js';
 import { largeFrameTurn } from './frame-turns.js';
 import type { LiveCredential } from './live-credential.js';
@@ -43,7 +46,7 @@ export function parseSince(url: URL): number | null {
 /** `?include_context=`, `?live=`: absent → false; true, false, 1 or 0; anything else a 4400 refusal. */
 export function parseFlag(url: URL, name: 'include_context' | 'live'): boolean {
   const value = url.searchParams.get(name);
-  const parsed = IncludeContextFlag.safeParse(value ?? undefined);
+  const parsed = (name === 'live' ? LiveFlag : IncludeContextFlag).safeParse(value ?? undefined);
   if (!parsed.success) {
     throw validationError([
       { loc: ['query', name], msg: 'must be true, false, 1 or 0', type: 'value_error' },
@@ -182,7 +185,8 @@ export function serveNotificationSocket(
       }
       send({ type: 'ready', uid: caller.uid, cursor: opened.startCursor });
       readyToAnswer();
-      if (liveFrames) leaveLive = joinLive(ctx, caller.uid, (channelId) => opened.follows(channelId), sendLive);
+      if (liveFrames)
+        leaveLive = joinLive(ctx, caller.uid, (channelId) => opened.follows(channelId), sendLive);
       // A channel event's frames are written feed by feed as soon as it is judged (realtime-feed.ts).
       // A socket that asked for contexts takes every event through the pump, which reads them.
       if (!includeContext)
