@@ -32,7 +32,7 @@ WITH __m, author, viewer_channel_ids, hydrated_ids, __links, __shown_reactions,
             CASE WHEN __reacted.reaction IN __names THEN __names ELSE __names + __reacted.reaction END) AS __reaction_names
 WITH [
     [__m.id, __m.content, __m.subject, __m.public, __m.tags, __m.reply_order, __m.default_outgoing,
-     __m.import_info_json, __m.created_at.epochMillis, __m.edited_at.epochMillis],
+     __m.import_info_json, __m.created_at.epochMillis, __m.edited_at.epochMillis, __m.stream_json],
     [author.uid, author.user_tag],
     __m.parent_id,
     __m.root_id,

@@ -10,7 +10,7 @@ CALL () {
     id: item.id, content: item.content, subject: item.subject, public: item.public,
     created_at: datetime(item.created_at), author_uid: $actor_uid, parent_id: item.parent_id,
     root_id: item.root_id, tags: item.tags, reply_order: null, default_outgoing: null,
-    import_info_json: item.import_info_json
+    import_info_json: item.import_info_json, stream_json: item.stream_json
   })
 }
 CALL () {

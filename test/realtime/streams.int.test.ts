@@ -183,7 +183,25 @@ describe('who receives a stream', () => {
         token: reader.token,
       },
     );
-    expect(read.body).toMatchObject({ content: 'searchable zebracorn', author: { uid: writer.uid } });
+    expect(read.body).toMatchObject({
+      content: 'searchable zebracorn',
+      author: { uid: writer.uid },
+      stream: { id: stream.stream_id, ended: 'finished', stopped_by: null },
+    });
+    // The same as a plain post of the same input, but for what identifies it.
+    const plain = await postMessage(api, writer.token, {
+      recipients: [reader.tag],
+      content: 'searchable zebracorn',
+    });
+    const plainRead = await api.request<Record<string, unknown>>('GET', `/v1/messages/${plain.id}`, {
+      token: reader.token,
+    });
+    const comparable = (message: Record<string, unknown>) => {
+      const { id: _id, root_id: _root, timestamp: _at, stream: _stream, ...rest } = message;
+      return rest;
+    };
+    expect(plainRead.body.stream).toBeNull();
+    expect(comparable(read.body as unknown as Record<string, unknown>)).toEqual(comparable(plainRead.body));
     const inbox = await api.request<{ messages?: { id: string }[] }>('GET', '/v1/messages/inbox', {
       token: reader.token,
     });
@@ -380,7 +398,14 @@ describe('stopping and vanishing', () => {
     expect(again.body.stop).toEqual(stopped.body.stop);
     const done = await finish(writer, stream.stream_id, 1);
     expect(done.body.stream).toMatchObject({ ended: 'stopped', stop: { by: { uid: reader.uid } } });
-    expect(done.body.message?.content).toBe('long answer ');
+    expect(done.body.message).toMatchObject({
+      content: 'long answer ',
+      stream: {
+        id: stream.stream_id,
+        ended: 'stopped',
+        stopped_by: { uid: reader.uid, user_tag: reader.tag },
+      },
+    });
     const frames = [];
     for (let i = 0; i < 4; i++) frames.push(await nextLive(readerSocket));
     expect(frames.map((f) => f.type)).toEqual([

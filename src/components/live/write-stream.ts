@@ -83,6 +83,18 @@ export async function finishStream(
     throw endedError((await store.snapshot(streamId)) ?? before);
   const snapshot = (await store.snapshot(streamId)) ?? before;
   if (snapshot.text.length === 0) return end(ctx, caller, snapshot, 'abandoned', null);
+  const { stop } = snapshot.status;
+  const how: Exclude<StreamEnd, 'abandoned'> = stop
+    ? 'stopped'
+    : input.incomplete
+      ? 'incomplete'
+      : 'finished';
+  // The message keeps how it ended; a BCC recipient's stop is not shown on it (read-streams.ts).
+  const mark = {
+    id: streamId,
+    ended: how,
+    stopped_by: stop && !snapshot.info.bcc_uids.includes(stop.by.uid) ? stop.by : null,
+  };
   let results;
   try {
     results = await postMessages(
@@ -90,6 +102,9 @@ export async function finishStream(
       caller,
       [{ ...snapshot.info.input, content: snapshot.text }],
       `stream:${streamId}`,
+      'post',
+      'body',
+      { stream: mark },
     );
   } catch (error) {
     await end(ctx, caller, snapshot, 'abandoned', null);
@@ -103,7 +118,6 @@ export async function finishStream(
       result && !result.ok ? result.error : { code: 'internal_error', detail: 'The post answered nothing.' };
     throw new AppError(error.code as ErrorCode, error.detail);
   }
-  const how: StreamEnd = snapshot.status.stop ? 'stopped' : input.incomplete ? 'incomplete' : 'finished';
   return end(ctx, caller, snapshot, how, result.message.id);
 }
 

@@ -40,6 +40,8 @@ type HydratedMessage = [
   created_ms: number,
   /** Null when the content was never edited. */
   edited_ms: number | null,
+  /** How a streamed reply ended (live/write-stream.ts); null for a plain post. */
+  stream_json: string | null,
 ];
 
 type HydratedRecipient = [
@@ -147,6 +149,7 @@ function toMessageOutput(row: HydratedRow, sight: Sight, publicUrl: string): Mes
     importInfoJson,
     createdMs,
     editedMs,
+    streamJson,
   ] = message;
   const replyIds = visibleIds(replies, sight.listed);
   const stitchChildIds = visibleIds(stitchChildren, sight.listed);
@@ -190,6 +193,7 @@ function toMessageOutput(row: HydratedRow, sight: Sight, publicUrl: string): Mes
     stitch_child_ids: stitchChildIds,
     channel_ids: [...channelIds].sort(),
     import_info: importInfoJson ? (JSON.parse(importInfoJson) as Record<string, unknown>) : null,
+    stream: streamJson ? (JSON.parse(streamJson) as MessageOutput['stream']) : null,
     is_saved: isSaved,
     reactions: reactions
       .map(([reaction, count, firstMs, me]) => ({ reaction, count, first_ms: firstMs, me }))

@@ -108,6 +108,8 @@ export interface NewMessage {
   root_id: string;
   tags: string[];
   import_info_json: string | null;
+  /** Set on the message a streamed reply posts: how it ended (MessageOutput.stream). */
+  stream_json: string | null;
 }
 
 export interface NewMessageEdges {

@@ -98,6 +98,18 @@ export const MessageInput = z
   });
 export type MessageInput = z.infer<typeof MessageInput>;
 
+/** How a streamed reply ended, kept on the message it posted (decision 031). */
+export const MessageStream = z
+  .object({
+    id: z.string().openapi({ description: 'The stream that wrote it.' }),
+    ended: z.enum(['finished', 'stopped', 'incomplete']),
+    stopped_by: z
+      .object({ uid: z.string(), user_tag: z.string() })
+      .nullable()
+      .openapi({ description: 'Who asked to stop it; null when not stopped, or when a BCC recipient did.' }),
+  })
+  .openapi('MessageStream');
+
 /** External attribution of an imported (quoted) message; shown on output as `import_info`. */
 export const ImportInfo = z
   .object({
@@ -241,6 +253,10 @@ export const MessageOutput = z
       .array(z.string())
       .openapi({ description: 'Channels holding it that the viewer belongs to.' }),
     import_info: z.record(z.string(), z.unknown()).nullable(),
+    stream: MessageStream.nullable().openapi({
+      description:
+        'Set when the message was a streamed reply (POST /v1/streams): how it ended, and who stopped it.',
+    }),
     is_saved: z.boolean(),
     reactions: z.array(ReactionCount).openapi({
       description:

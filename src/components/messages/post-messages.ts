@@ -74,6 +74,11 @@ export type PostKind = 'post' | 'import';
 const ITEM_SCHEMAS = { post: MessageInput, import: ImportedMessageInput };
 type ItemInput = MessageInput & { import_info?: ImportedMessageInput['import_info'] };
 
+/** What a post's messages carry besides their input: how a streamed reply ended (MessageOutput.stream). */
+export interface PostMarks {
+  stream?: NonNullable<MessageOutput['stream']>;
+}
+
 /** `inputAt` names where the items came from (REST body, GraphQL args) in a 422's `loc`. */
 export async function postMessages(
   ctx: AppContext,
@@ -82,6 +87,7 @@ export async function postMessages(
   idempotencyKey: string | undefined,
   kind: PostKind = 'post',
   inputAt: InputLocation = 'body',
+  marks: PostMarks = {},
 ): Promise<MessageCreateResult[]> {
   assertScope(caller, 'messages.write');
   const checked = checkItems(rawItems, kind);
@@ -99,7 +105,7 @@ export async function postMessages(
       // Written in its lane (post-lanes.ts), and counted as writing once it leaves the lane's queue,
       // so that a post alone in Neo4j here numbers its own events (event-sequencer.ts).
       committed = await inPostLane(ctx, rawItems, () =>
-        ctx.events.sequencer.writing(() => attemptPost(ctx, caller, checked, key, inputAt)),
+        ctx.events.sequencer.writing(() => attemptPost(ctx, caller, checked, key, inputAt, marks)),
       );
     } catch (error) {
       if (key && constraintClash(error) === 'key') {
@@ -197,6 +203,7 @@ async function attemptPost(
   checked: Checked[],
   key: string | null,
   inputAt: InputLocation,
+  marks: PostMarks,
 ): Promise<Committed> {
   const inputs = checked.flatMap((item) => ('input' in item ? [item.input] : []));
   const recipientRefs = inputs.flatMap((input) => input.recipients.map(parseRecipient));
@@ -223,7 +230,7 @@ async function attemptPost(
     seen = undefined;
     landing = undefined;
     const refs = await resolvePostRefs(tx, caller.uid, wanted);
-    const { items, edges, toNotify, mentioned, outcome } = planPost(checked, refs, caller.uid);
+    const { items, edges, toNotify, mentioned, outcome } = planPost(checked, refs, caller.uid, marks);
     // As resolved: "audience": "parent" adds recipients. Nothing is written yet.
     assertDeliveriesWithin(ctx, edges.receivers.length, inputAt);
     let messages = new Map<string, MessageOutput>();
@@ -301,7 +308,8 @@ interface PostPlan {
 }
 
 /** Plans every item in order; an item that fails leaves the chain to the previous successful one. */
-function planPost(checked: Checked[], refs: PostRefs, callerUid: string): PostPlan {
+function planPost(checked: Checked[], refs: PostRefs, callerUid: string, marks: PostMarks): PostPlan {
+  const streamJson = marks.stream ? JSON.stringify(marks.stream) : null;
   const base = Date.now();
   const items: NewMessage[] = [];
   const edges: NewMessageEdges = { replies: [], receivers: [], inclusions: [], attachments: [] };
@@ -332,6 +340,7 @@ function planPost(checked: Checked[], refs: PostRefs, callerUid: string): PostPl
       root_id: parent?.root_id ?? id,
       tags: item.input.tags,
       import_info_json: item.input.import_info ? JSON.stringify(item.input.import_info) : null,
+      stream_json: streamJson,
     });
     if (parent) edges.replies.push({ parent_id: parent.id, child_id: id });
     for (const r of planned.receivers) {

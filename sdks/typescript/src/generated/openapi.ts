@@ -1932,9 +1932,133 @@ export interface paths {
     };
     /**
      * Live notifications (WebSocket)
-     * @description A WebSocket upgrade (RFC 6455); a plain GET answers 426. Credentials: `Authorization: Bearer <token>`, `?access_token=<token>`, `x-api-key`, or the `svc_session` cookie (cookies only from this origin); `realtime.connect` and `messages.read` are required (every frame carries message content, as `GET /v1/notifications` does), at connect and for as long as the socket is open. Server frames: first `{"type": "ready", "uid", "cursor"}` (the position now), then `{"type": "notification", "cursor", "event"}` for each event (`NotificationEvent`, `MessageUpdatedEvent` or `MessageDeletedEvent`), in order; send `{"type": "ping"}` to get `{"type": "pong"}`; anything else gets `{"type": "error", "code", "detail"}`. Connect with `?since=<cursor>` (the last cursor you received) to first replay every event after it, with no gap and no repeat before live ones, also across server restarts. With `?include_context=true` each message of `content.messages` of `sent`, `ping`, `added` and `channels` events also carries `message_context`, its conversation context as `GET /v1/messages/{message_id}/context` answers you (default bounds); off by default, when nothing of it is read. Refusals complete the upgrade, send an error frame and close with 4401 (not authenticated, or the credential ended), 4403 (`insufficient_scope`: no realtime.connect or messages.read; `api_access_required`; `csrf_rejected`: a cookie from another site), 4400 (bad since or include_context), 4429 (you already hold SKEIN_WS_MAX_SOCKETS_PER_USER sockets and subscriptions, default 20, on all instances together when they share Redis); 4008 closes a slow consumer (reconnect with since; no single event is larger than SKEIN_EVENT_MAX_BYTES, so resuming always makes progress), 1013 a database outage, 1001 a shutdown. A logout, a session or key revocation, a password change, a bot’s deactivation or deletion, a manager’s removal or an administrator’s change of scopes or API access closes the sockets opened with the credential it ends or narrows at once (4401 or 4403), on every instance, and no frame is sent on them after that change answered. The server pings every SKEIN_WS_HEARTBEAT_SECONDS (default 30) and cuts sockets that do not answer. GraphQL subscriptions (`notifications(since, include_context)`) run over graphql-ws at /graphql with the same rules.
+     * @description A WebSocket upgrade (RFC 6455); a plain GET answers 426. Credentials: `Authorization: Bearer <token>`, `?access_token=<token>`, `x-api-key`, or the `svc_session` cookie (cookies only from this origin); `realtime.connect` and `messages.read` are required (every frame carries message content, as `GET /v1/notifications` does), at connect and for as long as the socket is open. Server frames: first `{"type": "ready", "uid", "cursor"}` (the position now), then `{"type": "notification", "cursor", "event"}` for each event (`NotificationEvent`, `MessageUpdatedEvent` or `MessageDeletedEvent`), in order; send `{"type": "ping"}` to get `{"type": "pong"}`; anything else gets `{"type": "error", "code", "detail"}`. Connect with `?since=<cursor>` (the last cursor you received) to first replay every event after it, with no gap and no repeat before live ones, also across server restarts. With `?include_context=true` each message of `content.messages` of `sent`, `ping`, `added` and `channels` events also carries `message_context`, its conversation context as `GET /v1/messages/{message_id}/context` answers you (default bounds); off by default, when nothing of it is read. With `?live=true` the socket also gets live frames (decision 031; never in the event log, never replayed by `since`): `typing.started` / `typing.stopped` (POST /v1/typing) and `stream.opened` / `stream.appended` / `stream.stop_requested` / `stream.ended` (POST /v1/streams), for what you may see; it first gets the typing signals active for you and the open streams with their text so far. Refusals complete the upgrade, send an error frame and close with 4401 (not authenticated, or the credential ended), 4403 (`insufficient_scope`: no realtime.connect or messages.read; `api_access_required`; `csrf_rejected`: a cookie from another site), 4400 (bad since, include_context or live), 4429 (you already hold SKEIN_WS_MAX_SOCKETS_PER_USER sockets and subscriptions, default 20, on all instances together when they share Redis); 4008 closes a slow consumer (reconnect with since; no single event is larger than SKEIN_EVENT_MAX_BYTES, so resuming always makes progress), 1013 a database outage, 1001 a shutdown. A logout, a session or key revocation, a password change, a bot’s deactivation or deletion, a manager’s removal or an administrator’s change of scopes or API access closes the sockets opened with the credential it ends or narrows at once (4401 or 4403), on every instance, and no frame is sent on them after that change answered. The server pings every SKEIN_WS_HEARTBEAT_SECONDS (default 30) and cuts sockets that do not answer. GraphQL subscriptions (`notifications(since, include_context)`) run over graphql-ws at /graphql with the same rules.
      */
     get: operations['getWs'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/typing': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Say you are typing
+     * @description Shows that you are typing, with an optional one-line `status` (such as "searching the docs…"), to whoever could see what you are writing: with `message_id`, a reply to that message (its author, its CC recipients and the members of its channels you belong to; not its BCC recipients); with `channel_id`, the channel's members; with `recipients`, those users (a new conversation). Give exactly one. It reaches connections opened with `/v1/ws/v1?live=true` as `typing.started` (again only when the status changes) and `typing.stopped`, never you. Renew within 4000 ms to keep showing; it ends 8 s after the last renewal, at once with `"op": "stop"`, and when your message lands there. It is ephemeral: not in the event log (no cursor, not replayed by `since`), not a webhook (a late "is typing" is false, and a webhook is retried for a day); a webhook bot that wants to see people type opens the socket with `live=true` beside its endpoint. Needs `messages.write`.
+     */
+    post: operations['postTyping'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/streams': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List open streams
+     * @description The open streams you may read, newest first (at most 100), under a parent (`parent_id`) or in a channel (`channel_id`): what a client shows as "being written" when it opens a thread. Needs `messages.read`.
+     */
+    get: operations['getStreams'];
+    put?: never;
+    /**
+     * Open a streamed reply
+     * @description Opens a reply that is written in chunks and posted when finished. The body is a MessageInput (parent, recipients, `"audience": "parent"`, channels, public…) whose `content`, if any, is the first chunk; it is judged as a post is, with the same errors, and nothing is written yet. Everyone who will see the finished message (you, every recipient, the channels' members) receives on connections opened with `/v1/ws/v1?live=true` `stream.opened`, then `stream.appended` for each chunk in order, then `stream.ended`; nobody else. A connection that joins mid-stream first gets `stream.opened` with the text so far. Reads of threads and inboxes show nothing until the finish posts the message. A stream with no chunk for SKEIN_STREAM_IDLE_SECONDS (30) ends by itself and leaves no message (finish with `incomplete: true` to keep what you wrote). Counts one post against your post limit. Needs `messages.write`.
+     */
+    post: operations['postStreams'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/streams/{stream_id}/chunks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Append a chunk
+     * @description Appends chunk `seq` (1, 2, 3…) of your stream; sending the last seq again with the same text answers the same (a safe retry). The whole text is at most 65,536 characters, as a message. Needs `messages.write`.
+     */
+    post: operations['postStreamsChunksByStreamAndId'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/streams/{stream_id}/finish': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Finish a streamed reply
+     * @description Posts the chunks 1..`last_seq` joined as one ordinary message of the stream's input (its events, webhooks, unread counts and search, as any post; edits afterwards), and tells the readers `stream.ended` with its id. A retry answers the same message. A stream with no text ends `abandoned` and posts nothing. Needs `messages.write`.
+     */
+    post: operations['postStreamsFinishByStreamAndId'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/streams/{stream_id}/stop': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Ask a stream's writer to stop
+     * @description Anyone who will see the finished message may ask its writer to stop (as a stop button under a bot's answer). The readers and the writer get `stream.stop_requested` on live connections; the writer's next append answers 409 `stream_stopped`, and the stream ends `stopped` when the writer finishes (or `abandoned`, with no message, 10 s later if it does not). Stopping again answers the same, naming the first stopper. Needs `messages.write`.
+     */
+    post: operations['postStreamsStopByStreamAndId'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/streams/{stream_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a stream
+     * @description A stream you may read (its writer, its audience, anyone when it will be public), with its text so far; answered 10 minutes past its end, with the message id. Needs `messages.read`.
+     */
+    get: operations['getStreamsByStreamAndId'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3321,6 +3445,113 @@ export interface components {
       content: {
         message_ids: string[];
       };
+    };
+    TypingResult: {
+      /** @enum {string} */
+      op: 'start' | 'stop';
+      /** @description When the signal ends unless renewed (8 s after the last renewal); null after a stop. */
+      expires_at: string | null;
+      /** @description Renew (send the same start again) within this many milliseconds to keep showing (4000). */
+      renew_in_ms: number;
+    };
+    TypingInput: {
+      /** @description Typing a reply to this message. */
+      message_id?: string;
+      /** @description Typing in this channel (you are a member). */
+      channel_id?: string;
+      /** @description Typing a new message to these users (a conversation). */
+      recipients?: components['schemas']['RecipientInput'][];
+      /**
+       * @default start
+       * @enum {string}
+       */
+      op?: 'start' | 'stop';
+      /** @description What you are doing, such as "searching the docs…" (1–64 characters). */
+      status?: string | null;
+    };
+    Stream: {
+      stream_id: string;
+      /** @enum {string} */
+      state: 'open' | 'stopping' | 'finishing' | 'ended';
+      author: components['schemas']['LiveUser'];
+      /** @description Null when you may not see the parent. */
+      parent_id: string | null;
+      /** @description Its channels you belong to (all of them for the writer). */
+      channel_ids: string[];
+      public: boolean;
+      /** @description Chunks written so far. */
+      seq: number;
+      /** @description Characters written so far. */
+      length: number;
+      /** @description Chunks 1..seq joined. */
+      text: string;
+      started_at: string;
+      updated_at: string;
+      /** @description Who asked to stop it and when (by is null when a BCC recipient stopped it and you are not the writer). */
+      stop: {
+        by: components['schemas']['LiveUser'] & (Record<string, never> | null);
+        at: string;
+      } | null;
+      /** @enum {string|null} */
+      ended: 'finished' | 'stopped' | 'incomplete' | 'abandoned' | null;
+      /** @description The finished message, once it is posted. */
+      message_id: string | null;
+    };
+    LiveUser: {
+      uid: string;
+      user_tag: string;
+    };
+    /** @description A reply to stream: the fields of MessageInput, judged as a post judges them (the same errors), with the content written later in chunks. */
+    StreamInput: {
+      /**
+       * @description The first chunk, if any (empty: the stream opens with nothing written).
+       * @default
+       */
+      content?: string;
+      parent_id?: string | null;
+      /** @default [] */
+      recipients?: components['schemas']['RecipientInput'][];
+      /** @default false */
+      public?: boolean;
+      /** @default [] */
+      tags?: string[];
+      /** @default [] */
+      files?: components['schemas']['FileRef'][];
+      /** @description Not blank; trimmed. */
+      subject?: string | null;
+      /** @default [] */
+      channel_ids?: string[];
+      /**
+       * @description "parent": a reply also goes to the parent's author and CC recipients (never its BCC ones) and into the parent's channels that you belong to, as a reply in a chat does. Without it a reply reaches exactly the recipients and channels it names (the spec's per-message visibility). Ignored without a parent.
+       * @enum {string|null}
+       */
+      audience?: 'parent' | null;
+    };
+    StreamChunkResult: {
+      stream_id: string;
+      seq: number;
+      length: number;
+    };
+    StreamChunkInput: {
+      /** @description This chunk's number: 1, 2, 3… (the last one again with the same text is a harmless retry). */
+      seq: number;
+      text: string;
+    };
+    StreamFinishResult: {
+      stream: components['schemas']['Stream'];
+      message: components['schemas']['MessageOutput'] & (Record<string, never> | null);
+    };
+    StreamFinishInput: {
+      /** @description The seq of your last chunk (0 when none): the text posted is exactly chunks 1..last_seq. */
+      last_seq: number;
+      /**
+       * @description true: the writer failed before the end (the message says so).
+       * @default false
+       */
+      incomplete?: boolean;
+    };
+    StreamList: {
+      streams: components['schemas']['Stream'][];
     };
     DeliveryPage: {
       deliveries: components['schemas']['Delivery'][];
@@ -10846,6 +11077,8 @@ export interface operations {
       query?: {
         /** @description true (or 1): each message of `content.messages` of `sent`, `ping`, `added` and `channels` events carries `message_context`, its conversation context as `GET /v1/messages/{message_id}/context` answers you (default bounds). Off by default, when frames stay as small as they were. */
         include_context?: boolean;
+        /** @description true (or 1): live frames too, typing.* and stream.* (POST /v1/typing, POST /v1/streams), for what you may see; never stored or replayed. Off by default. */
+        live?: boolean;
       };
       header?: {
         /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
@@ -10865,7 +11098,7 @@ export interface operations {
           'application/json': Record<string, never>;
         };
       };
-      /** @description include_context is not true, false, 1 or 0 (the socket closes with 4400 instead). */
+      /** @description include_context or live is not true, false, 1 or 0 (the socket closes with 4400 instead). */
       422: {
         headers: {
           [name: string]: unknown;
@@ -10876,6 +11109,572 @@ export interface operations {
       };
       /** @description `upgrade_required`: this path only speaks WebSocket. */
       426: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postTyping: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
+        'X-Correlation-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TypingInput'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TypingResult'];
+        };
+      };
+      /** @description `invalid_json`: the body is not valid JSON. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `insufficient_scope`; `not_channel_member` for a channel you are not in. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `message_not_found` (missing, or not visible to you: the same answer), `channel_not_found`, `user_not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: the JSON body is over 1 MB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unsupported_media_type`: a charset other than UTF-8, or a compressed body. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No target or two, a status that is empty, longer than 64 characters or not one line, or yourself alone. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit hit; see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getStreams: {
+    parameters: {
+      query?: {
+        parent_id?: string;
+        channel_id?: string;
+      };
+      header?: {
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
+        'X-Correlation-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StreamList'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation error. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postStreams: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
+        'X-Correlation-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['StreamInput'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Stream'];
+        };
+      };
+      /** @description `invalid_json`: the body is not valid JSON. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `insufficient_scope`; `not_channel_member`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `message_not_found` (a parent you cannot see), `user_not_found`, `channel_not_found`, `file_not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: the JSON body is over 1 MB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unsupported_media_type`: a charset other than UTF-8, or a compressed body. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Invalid input. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: the post limit, or SKEIN_MAX_OPEN_STREAMS_PER_USER streams open already. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postStreamsChunksByStreamAndId: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
+        'X-Correlation-Id'?: string;
+      };
+      path: {
+        stream_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['StreamChunkInput'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StreamChunkResult'];
+        };
+      };
+      /** @description `invalid_json`: the body is not valid JSON. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_author`: a reader of the stream, not its writer. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `stream_not_found`: no such stream, or not one you may read (the same answer). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `stream_seq_conflict` (not the next seq; the detail names it), `stream_stopped` (a reader stopped it: finish now), `stream_ended`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: the JSON body is over 1 MB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unsupported_media_type`: a charset other than UTF-8, or a compressed body. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A chunk of 0 or more than 16,384 characters, or a text past 65,536. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit hit; see Retry-After. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postStreamsFinishByStreamAndId: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
+        'X-Correlation-Id'?: string;
+      };
+      path: {
+        stream_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['StreamFinishInput'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StreamFinishResult'];
+        };
+      };
+      /** @description `invalid_json`: the body is not valid JSON. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_author`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `stream_not_found`: no such stream, or not one you may read (the same answer). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `stream_seq_conflict` (`last_seq` is not the last chunk written), `stream_ended`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: the JSON body is over 1 MB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unsupported_media_type`: a charset other than UTF-8, or a compressed body. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation error. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postStreamsStopByStreamAndId: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
+        'X-Correlation-Id'?: string;
+      };
+      path: {
+        stream_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Stream'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `stream_not_found`: no such stream, or not one you may read (the same answer). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `stream_ended`: it has ended (the detail says how, with its message id). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation error. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getStreamsByStreamAndId: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
+        'X-Correlation-Id'?: string;
+      };
+      path: {
+        stream_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Stream'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `stream_not_found`: no such stream, or not one you may read (the same answer). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation error. */
+      422: {
         headers: {
           [name: string]: unknown;
         };
