@@ -151,6 +151,7 @@ interface World {
   secret: string;
   root: string;
   channel: string;
+  stream: string;
 }
 
 /** The value of a required argument, by its name (and the field's, for `id`). */
@@ -176,6 +177,8 @@ function argumentValue(world: World, field: string, arg: string, type: string): 
     manager_uid: world.owner.uid,
     content: 'an edited content',
     webhook_id: 'msg_0badc0de0badc0de0badc0de0badc0de_0badc0de',
+    stream_id: world.stream,
+    last_seq: 1,
   };
   if (!(arg in byName)) throw new Error(`no value for the required argument ${field}(${arg}: ${type})`);
   return byName[arg];
@@ -307,7 +310,21 @@ async function buildWorld(): Promise<World & { since: string }> {
     label: 'write-only worker',
     scopes_cap: 'messages.write realtime.connect channels.create',
   });
-  return { owner: full, key, secret, root: root.id, channel: channel.id, since: start.body.cursor };
+  // A streamed reply the key's owner writes, for finishStream (whose answer carries the message).
+  const stream = await api.request<{ stream_id: string }>('POST', '/v1/streams', {
+    token,
+    body: { parent_id: root.id, content: `streamed ${secret}` },
+  });
+  expect(stream.status).toBe(201);
+  return {
+    owner: full,
+    key,
+    secret,
+    root: root.id,
+    channel: channel.id,
+    stream: stream.body.stream_id,
+    since: start.body.cursor,
+  };
 }
 
 describe('messages.read on every GraphQL field answering a message (finding #2)', () => {

@@ -151,7 +151,7 @@ export function mountStreamRoutes(routes: RouteTable, ctx: AppContext): void {
       "The readers and the writer get `stream.stop_requested` on live connections; the writer's next append " +
       'answers 409 `stream_stopped`, and the stream ends `stopped` when the writer finishes (or `abandoned`, with ' +
       'no message, 10 s later if it does not). Stopping again answers the same, naming the first stopper. Needs ' +
-      '`messages.write`.',
+      '`messages.write` and `messages.read` (the answer holds the text so far).',
     auth: 'required',
     params: StreamIdParam,
     response: StreamOutput,

@@ -12,6 +12,8 @@ import { readableStream, streamNotFound, streamView } from './read-streams.js';
 
 export async function stopStream(ctx: AppContext, caller: Caller, streamId: string): Promise<StreamOutput> {
   assertScope(caller, 'messages.write');
+  // The answer carries the text written so far: a reader's content, as any read needs.
+  assertScope(caller, 'messages.read');
   const { snapshot, standing, view } = await readableStream(ctx, caller, streamId);
   if (standing === 'public') throw streamNotFound();
   if (snapshot.status.state === 'ended' || snapshot.status.state === 'finishing') {

@@ -2679,6 +2679,7 @@ export interface components {
       import_info: {
         [key: string]: unknown;
       } | null;
+      stream: components['schemas']['MessageStream'];
       is_saved: boolean;
       /** @description Emoji reactions, most used first, then the one used first. A reactor who can no longer see the message is not counted, and a BCC recipient only where that BCC entry is shown. */
       reactions: components['schemas']['ReactionCount'][];
@@ -2690,6 +2691,18 @@ export interface components {
       added_by: string | null;
       read_at: string | null;
     };
+    /** @description Set when the message was a streamed reply (POST /v1/streams): how it ended, and who stopped it. */
+    MessageStream: {
+      /** @description The stream that wrote it. */
+      id: string;
+      /** @enum {string} */
+      ended: 'finished' | 'stopped' | 'incomplete';
+      /** @description Who asked to stop it; null when not stopped, or when a BCC recipient did. */
+      stopped_by: {
+        uid: string;
+        user_tag: string;
+      } | null;
+    } | null;
     ReactionCount: {
       /** @example 👍 */
       reaction: string;
@@ -2929,6 +2942,7 @@ export interface components {
       import_info?: {
         [key: string]: unknown;
       } | null;
+      stream?: components['schemas']['MessageStream'];
       is_saved?: boolean;
       /** @description Emoji reactions, most used first, then the one used first. A reactor who can no longer see the message is not counted, and a BCC recipient only where that BCC entry is shown. */
       reactions?: components['schemas']['ReactionCount'][];
@@ -3165,6 +3179,7 @@ export interface components {
       import_info?: {
         [key: string]: unknown;
       } | null;
+      stream?: components['schemas']['MessageStream'];
       is_saved?: boolean;
       /** @description Emoji reactions, most used first, then the one used first. A reactor who can no longer see the message is not counted, and a BCC recipient only where that BCC entry is shown. */
       reactions?: components['schemas']['ReactionCount'][];
@@ -8827,7 +8842,7 @@ export interface operations {
         limit?: number;
         /** @description Only messages included in this channel count, as if the store held nothing else. You must be a member (404 channel_not_found, 403 not_channel_member). */
         channel_id?: string;
-        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, edited_at, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions. */
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, edited_at, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, stream, is_saved, reactions. */
         fields?: string;
       };
       header?: {
@@ -8895,7 +8910,7 @@ export interface operations {
         channel_id?: string;
         /** @description Keep only threads where you still have an unread receivers edge (read_at null). */
         unread_only?: boolean;
-        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, edited_at, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions. */
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, edited_at, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, stream, is_saved, reactions. */
         fields?: string;
       };
       header?: {
@@ -9075,7 +9090,7 @@ export interface operations {
         limit?: number;
         /** @description Only messages included in this channel count, as if the store held nothing else. You must be a member (404 channel_not_found, 403 not_channel_member). */
         channel_id?: string;
-        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, edited_at, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions. */
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, edited_at, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, stream, is_saved, reactions. */
         fields?: string;
       };
       header?: {
@@ -9139,7 +9154,7 @@ export interface operations {
       query?: {
         skip?: number;
         limit?: number;
-        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, edited_at, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions. */
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, edited_at, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, stream, is_saved, reactions. */
         fields?: string;
       };
       header?: {
@@ -9194,7 +9209,7 @@ export interface operations {
       query?: {
         skip?: number;
         limit?: number;
-        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, edited_at, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions. */
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, edited_at, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, stream, is_saved, reactions. */
         fields?: string;
       };
       header?: {
@@ -9260,7 +9275,7 @@ export interface operations {
       query?: {
         skip?: number;
         limit?: number;
-        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, edited_at, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions. */
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, edited_at, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, stream, is_saved, reactions. */
         fields?: string;
       };
       header?: {
@@ -9336,7 +9351,7 @@ export interface operations {
         get_children?: boolean;
         /** @description Walk default edges only: an edge of `edge_type` from a message to the child its `default_outgoing` names. Downward: each message's default child, a single chain. Upward (incoming defaults): only a parent whose default child is the message below it, so the walk stops at the first edge that is not its parent’s default; with `links` several messages may stitch to one and name it their default, and each such parent is followed. Messages you may not see end the walk as always. */
         default_path_only?: boolean;
-        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, edited_at, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions, depth, replies. */
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, edited_at, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, stream, is_saved, reactions, depth, replies. */
         fields?: string;
       };
       header?: {
@@ -9539,7 +9554,7 @@ export interface operations {
         scope?: string;
         skip?: number;
         limit?: number;
-        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, edited_at, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, is_saved, reactions. */
+        /** @description Comma-separated message fields to answer (`id` always comes); absent, every field. Asking for none of recipients, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, is_saved and reactions makes the answer cheaper to build. Known: id, content, subject, public, timestamp, edited_at, author, parent_id, root_id, recipients, tags, attachments, reply_order, default_outgoing, reply_ids, stitch_parent_ids, stitch_child_ids, channel_ids, import_info, stream, is_saved, reactions. */
         fields?: string;
       };
       header?: {
@@ -11130,6 +11145,10 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /** @example {
+         *       "message_id": "e7c55a1b",
+         *       "status": "searching the docs…"
+         *     } */
         'application/json': components['schemas']['TypingInput'];
       };
     };
@@ -11273,6 +11292,11 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /** @example {
+         *       "parent_id": "e7c55a1b",
+         *       "audience": "parent",
+         *       "content": "Graphs are "
+         *     } */
         'application/json': components['schemas']['StreamInput'];
       };
     };
@@ -11374,6 +11398,10 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /** @example {
+         *       "seq": 2,
+         *       "text": "nodes joined by edges."
+         *     } */
         'application/json': components['schemas']['StreamChunkInput'];
       };
     };
@@ -11484,6 +11512,9 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /** @example {
+         *       "last_seq": 2
+         *     } */
         'application/json': components['schemas']['StreamFinishInput'];
       };
     };
