@@ -37,11 +37,14 @@ export async function updateProfile(
   inputAt: InputLocation = 'body',
 ): Promise<MeOutput> {
   const changes = profileChanges(input);
-  if (
-    Object.keys(changes).length > 0 &&
-    !(await setProfileFields(ctx.db, caller.uid, changes, contextOriginCheck(changes, input, inputAt)))
-  ) {
-    throw new AppError('user_not_found', 'No such user.');
-  }
-  return getMe(ctx, caller);
+  if (Object.keys(changes).length === 0) return getMe(ctx, caller);
+  const written = await setProfileFields(
+    ctx.db,
+    caller.uid,
+    changes,
+    contextOriginCheck(changes, input, inputAt),
+  );
+  if (!written) throw new AppError('user_not_found', 'No such user.');
+  // Answered from what the write read back: an edit costs its write and the contacts read only.
+  return getMe(ctx, caller, written);
 }
