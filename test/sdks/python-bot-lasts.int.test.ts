@@ -1,4 +1,4 @@
-// The Python SDK's example bot lasts (issue 39): sdks/python/examples/echo_bot.py runs in its own
+// The Python SDK's example bot lasts (issue 39): skein_chat/examples/echo_bot.py runs in its own
 // process (the SDK's virtualenv) with a bot's delegated session token and a cursor file, against
 // Skein run as a separate process. Skein is killed with SIGKILL and started again on the same port
 // under the bot: what is sent right after the restart (while the bot is still backing off) and after
@@ -7,8 +7,10 @@
 // is answered once when it is back.
 //
 // The bot reaches Skein through a TCP relay that the test can shut, as a proxy in front of a
-// restarting Skein would: shut from just before the kill until after B is sent, it makes sure the bot
-// is still backing off when B is sent, however fast the restart.
+// restarting Skein would: shut from just before the kill until 6 s after B is sent, it makes sure the
+// bot is still backing off when B is sent, however fast the restart, and that its back-off has grown
+// past 2 s; once the relay opens (Skein ready, as the bot sees it) the bot is back within 2 s
+// (issue 53: its waits poll /readyz while Skein is away).
 //
 // Skein runs on a Neo4j of this file's own: a service process runs a webhook dispatcher that claims
 // every pending delivery in its database, and on the run's shared Neo4j it would send (or fail) the
@@ -21,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createLogger } from '../../src/platform/logger.js';
 import { startEmbeddedNeo4j, type EmbeddedNeo4j } from '../../src/platform/neo4j/embedded-neo4j.js';
 import { STRONG_PASSWORD, WRITER_SCOPES, uniqueTag } from '../support/factories.js';
-import { PYTHON_SDK_DIR, pythonSdkVenv, startPython, type PythonProcess } from '../support/python-venv.js';
+import { pythonSdkVenv, startPython, type PythonProcess } from '../support/python-venv.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { freePort } from '../support/test-neo4j.js';
 
@@ -127,7 +129,7 @@ async function startRelay(targetPort: number): Promise<Relay> {
 }
 
 function startBot(token: string): PythonProcess {
-  const bot = startPython(python, [path.join(PYTHON_SDK_DIR, 'examples/echo_bot.py')], {
+  const bot = startPython(python, ['-m', 'skein_chat.examples.echo_bot'], {
     cwd: root,
     env: { SKEIN_URL: relay!.url, SKEIN_TOKEN: token, SKEIN_CURSOR_FILE: cursorFile },
   });
@@ -230,10 +232,20 @@ describe('Python SDK: the example echo bot in its own process', () => {
     relay!.shut();
     service!.kill('SIGKILL');
     await service!.exited;
+    const lostAt = bot.output().length;
     service = await startService();
     // The bot lost its socket with the kill and cannot connect yet: it is backing off.
     const b = await send(alice, botUid, 'message B');
+    // Hold Skein away long enough for the back-off to grow past 2 s (0.5, 1, 2, 4 s …).
+    await new Promise((resolve) => setTimeout(resolve, 6000));
     relay!.open();
+    // Skein is ready from the bot's side now: the bot, polling /readyz, is back within 2 s.
+    const readyAt = Date.now();
+    while (!bot.output().slice(lostAt).includes('connected to')) {
+      if (Date.now() - readyAt > 240_000) throw new Error(`the bot did not reconnect\n${outputs()}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(Date.now() - readyAt).toBeLessThan(2000);
     await until(() => answered(b), 'the answer to B, sent right after the restart', outputs);
     const c = await send(alice, botUid, 'message C');
     await until(() => answered(c), 'the answer to C', outputs);

@@ -26,8 +26,8 @@ const scratch = mkdtempSync(path.join(os.tmpdir(), 'skein-py-package-'));
 const venv = path.join(scratch, 'venv');
 const installedPython = path.join(venv, 'bin/python');
 let devPython: string;
-/** What the wheel holds, and where the fresh virtualenv imports skein_chat from. */
-let installed: { listing: string[]; where: string };
+/** What the wheel holds, where the fresh virtualenv imports skein_chat from, and the wheel. */
+let installed: { listing: string[]; where: string; wheel: string };
 let api: TestServer;
 const bots: PythonProcess[] = [];
 
@@ -50,10 +50,10 @@ afterAll(async () => {
  * Builds the wheel from a copy of the sources (so the build leaves nothing in the repository) and
  * installs it into a fresh virtualenv.
  */
-async function buildAndInstall(): Promise<{ listing: string[]; where: string }> {
+async function buildAndInstall(): Promise<{ listing: string[]; where: string; wheel: string }> {
   const source = path.join(scratch, 'source');
   mkdirSync(source);
-  for (const file of ['pyproject.toml', 'README.md'])
+  for (const file of ['pyproject.toml', 'README.md', 'LICENSE'])
     cpSync(path.join(PYTHON_SDK_DIR, file), path.join(source, file));
   cpSync(path.join(PYTHON_SDK_DIR, 'skein_chat'), path.join(source, 'skein_chat'), {
     recursive: true,
@@ -96,7 +96,7 @@ async function buildAndInstall(): Promise<{ listing: string[]; where: string }> 
     }),
     'import skein_chat',
   );
-  return { listing, where };
+  return { listing, where, wheel };
 }
 
 function succeeded(result: CommandResult, what: string): string {
@@ -120,8 +120,11 @@ async function writerAndBot(): Promise<{ alice: TestUser; botUid: string; botTok
 function startExample(name: string, env: Record<string, string>): PythonProcess {
   const folder = path.join(scratch, `run-${name}`);
   mkdirSync(folder, { recursive: true });
-  cpSync(path.join(PYTHON_SDK_DIR, 'examples', name), path.join(folder, name));
-  const bot = startPython(installedPython, [name], { cwd: folder, env: { SKEIN_URL: api.url, ...env } });
+  // The examples ship in the package: `python -m skein_chat.examples.echo_bot`.
+  const bot = startPython(installedPython, ['-m', `skein_chat.examples.${name}`], {
+    cwd: folder,
+    env: { SKEIN_URL: api.url, ...env },
+  });
   bots.push(bot);
   return bot;
 }
@@ -198,10 +201,40 @@ describe('Python SDK: the wheel, installed outside the repository', () => {
     expect(wrong.output).toContain('Incompatible return value type (got "str", expected "int")');
   });
 
+  it('when the wheel is checked for a registry, then twine check passes and it carries its examples, license and metadata', async () => {
+    expect(installed.listing).toEqual(
+      expect.arrayContaining([
+        'skein_chat/examples/echo_bot.py',
+        'skein_chat/examples/context_bot.py',
+        'skein_chat/examples/webhook_bot.py',
+        'skein_chat-0.2.0.dist-info/licenses/LICENSE',
+      ]),
+    );
+    const twine = succeeded(
+      await runCommand(devPython, ['-m', 'twine', 'check', '--strict', installed.wheel]),
+      'twine check',
+    );
+    expect(twine).toContain('PASSED');
+    const metadata = succeeded(
+      await runCommand(installedPython, [
+        '-c',
+        'import importlib.metadata as m; print(m.metadata("skein-chat").as_string())',
+      ]),
+      'reading the installed metadata',
+    );
+    expect(metadata).toMatch(/^License-Expression: MIT$/m);
+    expect(metadata).toMatch(/^Keywords: .*bot/m);
+    expect(metadata).toMatch(/^Requires-Python: >=3\.11$/m);
+    expect(metadata).toMatch(/^Project-URL: Source, https:\/\//m);
+    expect(metadata).toMatch(/^Classifier: Programming Language :: Python :: 3\.11$/m);
+    expect(metadata).toMatch(/^Classifier: Typing :: Typed$/m);
+    expect(metadata).toMatch(/^Description-Content-Type: text\/markdown$/m);
+  });
+
   it('when the installed socket example runs with a bot token, then it answers a message and stops cleanly on SIGTERM', async () => {
     const { alice, botUid, botToken } = await writerAndBot();
     const cursorFile = path.join(scratch, 'echo.cursor');
-    const bot = startExample('echo_bot.py', { SKEIN_TOKEN: botToken, SKEIN_CURSOR_FILE: cursorFile });
+    const bot = startExample('echo_bot', { SKEIN_TOKEN: botToken, SKEIN_CURSOR_FILE: cursorFile });
     await until(() => existsSync(cursorFile), 'the bot to connect', bot.output);
     expect(await replyTo(alice, botUid, 'hello from the package test', bot)).toBe(
       'echo: hello from the package test',
@@ -212,7 +245,7 @@ describe('Python SDK: the wheel, installed outside the repository', () => {
 
   it('when the installed webhook example runs, then it proves its endpoint and answers a message', async () => {
     const { alice, botUid, botToken } = await writerAndBot();
-    const bot = startExample('webhook_bot.py', { SKEIN_TOKEN: botToken, BOT_PORT: String(await freePort()) });
+    const bot = startExample('webhook_bot', { SKEIN_TOKEN: botToken, BOT_PORT: String(await freePort()) });
     await until(() => bot.output().includes('takes webhooks at'), 'the endpoint to be proved', bot.output);
     expect(await replyTo(alice, botUid, 'hello by webhook', bot)).toBe('echo: hello by webhook');
     bot.kill('SIGTERM');

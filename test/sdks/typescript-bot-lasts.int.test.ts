@@ -2,14 +2,15 @@
 // bot's delegated session (SKEIN_TOKEN) and a cursor file, against Skein running as a separate
 // process. Skein is killed with SIGKILL and started again on the same port under it: a message sent
 // right after the restart (while the bot is still backing off) and one sent once it has reconnected
-// are each answered once, and the one before the restart is not answered again. Then the bot itself
+// are each answered once, and the one before the restart is not answered again; the bot is back within
+// 2 s of Skein's readiness, however long its back-off had grown while Skein was down (issue 53). Then the bot itself
 // is stopped with SIGTERM (exit code 0) and started again on the same cursor file: the message sent
 // while it was down is answered once, and nothing earlier twice.
 //
 // Skein runs on a Neo4j of this file's own, not the test run's shared one: the service process runs
 // a webhook dispatcher that claims every user's deliveries, which on the shared store would take
 // other files' (as test/scale/multi-instance.int.test.ts explains).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -121,13 +122,24 @@ describe('the TypeScript example echo bot, in its own process, across restarts',
     service!.kill('SIGKILL');
     await service!.exited;
     const lostAt = bot.output().length;
+    const downAt = Date.now();
+    // Down long enough for the bot's back-off to grow past 2 s (0.5, 1, 2, 4 s …).
+    await sleep(6000);
     service = await startService();
+    // Skein answers /readyz (polled every 250 ms by startService): the bot, whose back-off grew
+    // while Skein was down, polls /readyz too and is back within 2 s (issue 53).
+    const readyAt = Date.now();
     const b = await send('B right after the restart');
     await waitFor(
       () => bot!.output().slice(lostAt).includes('reconnected'),
       'the bot to reconnect after the restart',
       bot,
     );
+    const backAfter = Date.now() - readyAt;
+    console.log(
+      `Skein was down ${readyAt - downAt} ms; the bot was back ${backAfter} ms after its readiness`,
+    );
+    expect(backAfter).toBeLessThan(2000);
     const c = await send('C after the bot reconnected');
     await waitForReplies(alice, start, created.uid, [a, b, c]);
 
@@ -148,6 +160,85 @@ describe('the TypeScript example echo bot, in its own process, across restarts',
     expect(replies.every((r) => r.content.startsWith('echo: '))).toBe(true);
   });
 });
+
+describe('the TypeScript example echo bot run with `npx tsx`, as the READMEs say', () => {
+  it('when SIGTERM goes to the npx process alone, then the bot stops cleanly and no process of it is left', async () => {
+    if (bot) {
+      // The restarted bot of the test above has done its part.
+      bot.child.kill('SIGTERM');
+      await bot.exited;
+    }
+    const api = processApi(service!.url);
+    const alice = await registerWriter(api);
+    const created = await createManaged(api, alice.token, { is_bot: true });
+    const delegated = await api.request<{ access_token: string }>('POST', '/v1/managed/auth/delegate', {
+      token: alice.token,
+      body: { managed_uid: created.uid },
+    });
+    const start = (await client(alice).notifications()).cursor;
+    const inherited = { ...process.env };
+    delete inherited.NODE_OPTIONS;
+    for (const name of Object.keys(inherited)) if (name.startsWith('npm_')) delete inherited[name];
+    // npm (npx) runs tsx, which runs node with the bot: three processes deep.
+    const child = spawn('npx', ['tsx', 'sdks/typescript/examples/echo-bot.ts'], {
+      cwd: PROJECT_ROOT,
+      env: { ...inherited, SKEIN_URL: service!.url, SKEIN_TOKEN: delegated.body.access_token },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const watched: BotProcess = {
+      child,
+      exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
+      output: () => output,
+    };
+    bot = watched;
+    await waitFor(() => /connected to .* as uid/.test(output), 'the bot to connect', watched);
+    const id = (await client(alice).post({ content: 'hello', recipients: [`uid:${created.uid}`] })).id;
+    await waitForReplies(alice, start, created.uid, [id]);
+
+    const tree = descendants(child.pid!);
+    expect(tree.length).toBeGreaterThanOrEqual(2); // tsx's launcher and the bot's node, at least
+    child.kill('SIGTERM'); // to npx only, as `kill <pid>` or a process manager sends it
+    const deadline = Date.now() + 20_000;
+    while (tree.some(alive)) {
+      if (Date.now() > deadline) {
+        throw new Error(`processes ${tree.filter(alive).join(', ')} outlived npx; the bot wrote:\n${output}`);
+      }
+      await sleep(200);
+    }
+    expect(output).toContain('has ended');
+    expect(output).toContain('[skein-bot] stopped');
+  });
+});
+
+/** Every process below `pid`, children first found, through `ps`. */
+function descendants(pid: number): number[] {
+  const found: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const parent = queue.shift()!;
+    const ps = spawnSync('ps', ['-o', 'pid=', '--ppid', String(parent)], { encoding: 'utf8' });
+    for (const line of ps.stdout.split('\n')) {
+      const child = Number(line.trim());
+      if (child > 0) {
+        found.push(child);
+        queue.push(child);
+      }
+    }
+  }
+  return found;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const client = (user: TestUser) => new SkeinClient({ baseUrl: service!.url, token: user.token });
 

@@ -1,4 +1,4 @@
-// The TypeScript SDK as a consumer gets it (issue 39): `npm pack` in sdks/typescript (its prepack
+// The TypeScript SDK as a consumer gets it (issue 39): `npm pack` in sdks/typescript (its prepare
 // builds dist/ with tsc), then a scratch project outside the repository (a CommonJS one, what
 // `npm init -y` makes) installs the tarball from the registry's point of view. There: consumer files
 // type-check with the repository's tsc under strict settings (`strict`, `exactOptionalPropertyTypes`,
@@ -160,14 +160,51 @@ describe('the TypeScript SDK, packed and installed into a project outside the re
     copyFileSync(path.join(SDK_DIR, 'examples/context-bot.ts'), path.join(project, 'context-bot.mts'));
   });
 
-  it('when the tarball is installed, then it ships only the build and declares its runtime dependencies', () => {
+  it('when the tarball is installed, then it ships the build, the examples and the license, and declares its runtime dependencies', () => {
     const installed = path.join(project, 'node_modules/skein-sdk');
     const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
     };
     expect(Object.keys(manifest.dependencies).sort()).toEqual(['standardwebhooks', 'ws']);
-    expect(readdirSync(installed).sort()).toEqual(['README.md', 'dist', 'package.json']);
+    expect(readdirSync(installed).sort()).toEqual([
+      'LICENSE',
+      'README.md',
+      'dist',
+      'examples',
+      'package.json',
+    ]);
     expect(readdirSync(path.join(installed, 'dist')).sort()).toEqual(['cjs', 'esm']);
+    expect(readdirSync(path.join(installed, 'examples')).sort()).toEqual([
+      'context-bot.ts',
+      'echo-bot.ts',
+      'webhook-bot.ts',
+    ]);
+  });
+
+  it('when the registry metadata is read, then it is complete, and `npm publish --dry-run` passes without corrections', async () => {
+    const manifest = JSON.parse(
+      readFileSync(path.join(project, 'node_modules/skein-sdk/package.json'), 'utf8'),
+    ) as {
+      [field: string]: unknown;
+    };
+    expect(manifest).toMatchObject({
+      license: 'MIT',
+      engines: { node: expect.any(String) },
+      repository: { type: 'git', url: expect.stringMatching(/^git\+https:/), directory: 'sdks/typescript' },
+      keywords: expect.arrayContaining(['skein', 'bot']),
+      bin: { 'skein-sdk': expect.any(String) },
+      description: expect.any(String),
+    });
+    const published = await run('npm', ['publish', '--dry-run'], SDK_DIR);
+    expect(published.code).toBe(0);
+    expect(published.output).toContain('examples/echo-bot.ts');
+    expect(published.output).not.toMatch(/auto-corrected|errors corrected/);
+    // The command is installed with the package, and answers.
+    const help = await run(path.join(project, 'node_modules/.bin/skein-sdk'), ['--help'], project);
+    expect(help).toMatchObject({
+      code: 0,
+      output: expect.stringContaining('skein-sdk bot create <bot-tag>'),
+    });
   });
 
   it('when consumer files and the example type-check under strict settings, then tsc reports nothing, as ESM and as CommonJS', async () => {
@@ -283,10 +320,16 @@ describe('the TypeScript SDK installed from its folder into an ES module project
     );
   });
 
-  it('when installed with --install-links, then it is a copy holding only the build, not a link to the clone', () => {
+  it('when installed with --install-links, then it is a copy holding the build and the examples, not a link to the clone', () => {
     const installed = path.join(esmProject, 'node_modules/skein-sdk');
     expect(lstatSync(installed).isSymbolicLink()).toBe(false);
-    expect(readdirSync(installed).sort()).toEqual(['README.md', 'dist', 'package.json']);
+    expect(readdirSync(installed).sort()).toEqual([
+      'LICENSE',
+      'README.md',
+      'dist',
+      'examples',
+      'package.json',
+    ]);
   });
 
   it('when a plain .js file of a "type": "module" project imports it, then it loads, and a TypeScript file type-checks', async () => {

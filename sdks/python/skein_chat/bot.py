@@ -51,7 +51,7 @@ from typing import Any, TypeVar
 import httpx
 
 from ._api import JSON, SkeinError
-from .backoff import Backoff
+from .backoff import Backoff, pause_until_ready
 from .client import AsyncSkeinClient
 from .socket import SkeinSocket
 from .webhook_bot import WebhookBot
@@ -178,6 +178,27 @@ class Message:
         return f"Message(id={self.id!r}, author=@{self.author_tag}, event={self.event_type!r}, content={self.content!r})"
 
 
+def read_dotenv(path: str | os.PathLike[str] = ".env") -> dict[str, str]:
+    """The ``KEY=value`` lines of a ``.env`` file (``#`` comments, optional quotes); none when it is
+    missing."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError:
+        return {}
+    variables: dict[str, str] = {}
+    for line in text.splitlines():
+        key, sep, value = line.strip().removeprefix("export ").partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or not key.isidentifier() or key.startswith("#"):
+            continue
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+            value = value[1:-1]
+        else:
+            value = value.split(" #", 1)[0].strip()
+        variables[key] = value
+    return variables
+
+
 @dataclass
 class _Pending:
     """An event taken from the socket, in order; ``done`` once its handlers have finished."""
@@ -245,8 +266,9 @@ class Bot:
     def from_env(cls, **options: Any) -> Bot:
         """A bot configured by the environment: ``SKEIN_URL`` (default http://localhost:8080),
         ``SKEIN_TOKEN`` or ``SKEIN_API_KEY``, and ``SKEIN_CURSOR_FILE`` (optional). Keyword
-        arguments (those of ``Bot``) win over the environment."""
-        env = os.environ
+        arguments (those of ``Bot``) win over the environment, and the environment over a ``.env``
+        file in the working directory (what ``npx skein-sdk bot create`` writes)."""
+        env = {**read_dotenv(), **os.environ}
         options.setdefault("base_url", env.get("SKEIN_URL") or "http://localhost:8080")
         if "token" not in options and "api_key" not in options:
             options["token"] = env.get("SKEIN_TOKEN") or None
@@ -353,14 +375,19 @@ class Bot:
                     raise
                 wait = error.retry_after if error.retry_after is not None else backoff.next()
                 reason = f"{error.status} {error.code}"
+                away = error.status in (502, 503, 504)
             except httpx.TransportError as error:
                 if time.monotonic() >= deadline:
                     raise
                 wait = backoff.next()
                 reason = str(error) or type(error).__name__
+                away = True
             wait = min(wait, max(0.0, deadline - time.monotonic()))
             log.warning("Skein did not answer (%s); trying again in %.1f s", reason, wait)
-            await asyncio.sleep(wait)
+            if away:
+                await pause_until_ready(wait, self.base_url, down=True)
+            else:
+                await asyncio.sleep(wait)
 
     # --- the socket loop --------------------------------------------------------------------
     def _on_ready(self, frame: JSON) -> None:
@@ -518,8 +545,11 @@ class Bot:
     def _load_cursor(self) -> str | None:
         if self.cursor_file is None or not self.cursor_file.exists():
             return None
+        text = self.cursor_file.read_text(encoding="utf-8").strip()
+        if text and not text.startswith("{"):
+            return text  # the TypeScript SDK's form, the bare cursor: one file serves either language
         try:
-            saved = json.loads(self.cursor_file.read_text(encoding="utf-8"))
+            saved = json.loads(text)
             cursor = saved["cursor"]
             if not isinstance(cursor, str):
                 raise TypeError("cursor is not a string")

@@ -19,9 +19,9 @@ from typing import Any
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
-from .backoff import Backoff
+from .backoff import Backoff, pause_until_ready
 
 FINAL_CLOSE_CODES = frozenset({4400, 4401, 4403})
 # A connection that stayed up this long was a good one: the next failure waits from the start again.
@@ -68,6 +68,8 @@ class SkeinSocket:
         self._ws: ClientConnection | None = None
         self._connected_at = 0.0
         self._closed = False
+        self._away = False
+        """The last attempt found no service (refused, 502-504), or a ready connection dropped."""
         self.ready: dict[str, Any] | None = None
 
     @property
@@ -117,6 +119,7 @@ class SkeinSocket:
         if self._cursor is None:
             self._cursor = frame["cursor"]
         self._ws = ws
+        self._away = False
         self._connected_at = time.monotonic()
         self.ready = frame
         if self._on_ready is not None:
@@ -130,8 +133,9 @@ class SkeinSocket:
             if self._ws is None:
                 if not first:
                     wait = self._backoff.next()
-                    log.info("reconnecting in %.1f s", wait)
-                    await asyncio.sleep(wait)
+                    log.info("reconnecting in %.1f s (sooner once Skein is ready again)", wait)
+                    # While Skein is away, its /readyz is watched: back within a second of readiness.
+                    await pause_until_ready(wait, self.base_url, down=self._away)
                     if self._closed:
                         return
                 first = False
@@ -143,6 +147,7 @@ class SkeinSocket:
                     log.warning("connection refused (%s %s)", refused.code, refused.reason)
                     continue
                 except (OSError, TimeoutError, ConnectionClosed, InvalidHandshake) as error:
+                    self._away = not isinstance(error, InvalidStatus) or error.response.status_code in (502, 503, 504)
                     log.warning("cannot connect to %s: %s", self.base_url, error or type(error).__name__)
                     continue
             ws = self._ws
@@ -156,6 +161,8 @@ class SkeinSocket:
                 refusal = _refusal(closed)
                 if refusal.final:
                     raise refusal from closed
+                # 1001 going away, 1006 no close frame, 1012 restart: Skein itself went away.
+                self._away = refusal.code in (1001, 1006, 1012)
                 log.warning("connection lost (%s %s)", refusal.code, refusal.reason)
                 if time.monotonic() - self._connected_at >= STABLE_SECONDS:
                     self._backoff.reset()

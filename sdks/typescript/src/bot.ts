@@ -12,7 +12,7 @@
 // `await message.context()` gives the handler the conversation the message belongs to (the context
 // read, GET /v1/messages/{id}/context, as the bot may see it), once per message: taken from the event
 // when the bot asked Skein to send it along (`includeContext`), else read with one call.
-import { Backoff, pause } from './backoff.js';
+import { Backoff, pauseUntilReady } from './backoff.js';
 import {
   MessageRejected,
   SkeinClient,
@@ -22,7 +22,9 @@ import {
   type MessageOutput,
 } from './client.js';
 import type { components } from './generated/openapi.js';
+import { environment } from './dotenv.js';
 import { CursorFile, HandledCursor } from './handled-cursor.js';
+import { npmLauncherPid, watchProcess } from './launcher-watch.js';
 import { Slots } from './slots.js';
 import { SkeinSocket, SocketRefusedError, type NotificationFrame, type ReadyFrame } from './socket.js';
 import { createWebhookListener, type WebhookRequestListener } from './webhook-listener.js';
@@ -108,7 +110,10 @@ export interface BotOptions {
   handleSignals?: boolean | undefined;
   /** Where the bot reports what it does; false for silence. Default: the console. */
   logger?: BotLogger | false | undefined;
-  /** The environment the defaults come from. Default: process.env. */
+  /**
+   * The environment the defaults come from. Default: process.env over the variables of `./.env`
+   * (what `npx skein-sdk bot create` writes), so a variable set in the shell wins over the file.
+   */
   env?: Record<string, string | undefined> | undefined;
   fetch?: typeof fetch | undefined;
 }
@@ -156,7 +161,7 @@ export class SkeinBot {
   private removeSignalHandlers: (() => void) | undefined;
 
   constructor(private readonly options: BotOptions = {}) {
-    const env = options.env ?? process.env;
+    const env = options.env ?? environment();
     this.url = options.url ?? env.SKEIN_URL ?? 'http://localhost:8080';
     this.token = options.token ?? (env.SKEIN_TOKEN || undefined);
     this.apiKey = options.apiKey ?? (env.SKEIN_API_KEY || undefined);
@@ -195,7 +200,10 @@ export class SkeinBot {
     const since = await file?.read();
     this.handled = new HandledCursor(since, file);
     const ended = new Promise<void>((resolve, reject) => (this.settle = { resolve, reject }));
-    if (this.options.handleSignals ?? true) this.installSignalHandlers();
+    if (this.options.handleSignals ?? true) {
+      this.installSignalHandlers();
+      this.watchLauncher();
+    }
     this.socket = new SkeinSocket({
       baseUrl: this.url,
       token: this.token,
@@ -259,8 +267,9 @@ export class SkeinBot {
   private assertCredentials(): void {
     if (!this.token && !this.apiKey) {
       throw new Error(
-        'no credentials: set SKEIN_TOKEN (a session of the bot, e.g. from POST /v1/managed/auth/delegate) ' +
-          'or SKEIN_API_KEY, or pass token or apiKey',
+        'no credentials: run `npx skein-sdk bot create <bot-tag>` here (it writes SKEIN_API_KEY to .env), ' +
+          'or set SKEIN_API_KEY or SKEIN_TOKEN (a session of the bot, e.g. from POST /v1/managed/auth/delegate), ' +
+          'or pass apiKey or token',
       );
     }
   }
@@ -404,7 +413,12 @@ export class SkeinBot {
         return await send();
       } catch (error) {
         if (attempt >= 8 || !transient(error) || this.stopping.signal.aborted) throw error;
-        await pause(backoff.next(), this.stopping.signal);
+        await pauseUntilReady(backoff.next(), {
+          baseUrl: this.url,
+          down: away(error),
+          signal: this.stopping.signal,
+          fetch: this.options.fetch,
+        });
       }
     }
   }
@@ -435,6 +449,24 @@ export class SkeinBot {
     return this.stopped;
   }
 
+  /**
+   * Under `npx tsx bot.ts`, a SIGTERM to npx ends npm without reaching the bot: stop as on SIGTERM
+   * once the npm process that started the bot is gone, so no orphan is left running.
+   */
+  private watchLauncher(): void {
+    const launcher = npmLauncherPid();
+    if (launcher === undefined) return;
+    const unwatch = watchProcess(launcher, () => {
+      this.log.info(`the npm process that started this bot (pid ${launcher}) has ended`);
+      void this.stop();
+    });
+    const remove = this.removeSignalHandlers;
+    this.removeSignalHandlers = () => {
+      unwatch();
+      remove?.();
+    };
+  }
+
   private installSignalHandlers(): void {
     const onSignal = (signal: NodeJS.Signals) => {
       if (this.stopped) {
@@ -458,6 +490,13 @@ export class SkeinBot {
 /** Runs `handler` on each new message addressed to the bot; the promise is start()'s. */
 export function runBot(handler: MessageHandler, options: BotOptions = {}): Promise<void> {
   return new SkeinBot(options).onMessage(handler).start();
+}
+
+/** Whether a failed call found no service at all (down or restarting), rather than a refusal. */
+function away(error: unknown): boolean {
+  if (error instanceof SkeinError && !(error instanceof MessageRejected))
+    return [502, 503, 504].includes(error.status);
+  return error instanceof TypeError;
 }
 
 /** Whether a failed call may succeed later: no answer at all (the service down), 408, 429 or 5xx. */

@@ -19,7 +19,8 @@ export class CursorFile {
   async read(): Promise<string | undefined> {
     try {
       const text = (await readFile(this.path, 'utf8')).trim();
-      this.written = text || undefined;
+      // The Python SDK writes {"cursor": "…"}: one cursor file serves a bot in either language.
+      this.written = (text.startsWith('{') ? pythonCursor(text, this.path) : text) || undefined;
       return this.written;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
@@ -113,4 +114,10 @@ export class HandledCursor {
   flush(): Promise<void> {
     return this.file?.flush() ?? Promise.resolve();
   }
+}
+
+function pythonCursor(text: string, file: string): string {
+  const saved = JSON.parse(text) as { cursor?: unknown };
+  if (typeof saved.cursor !== 'string') throw new Error(`${file} is not a cursor file of a Skein bot`);
+  return saved.cursor;
 }

@@ -5,7 +5,7 @@
 // runs it keeps the process alive (a bot must not exit at the first disconnect). Refusals (close
 // codes 4400/4401/4403) are final: reconnecting would not help, so they end it.
 import WebSocket from 'ws';
-import { Backoff, pause } from './backoff.js';
+import { Backoff, pauseUntilReady } from './backoff.js';
 import type { components } from './generated/openapi.js';
 import type { Credentials } from './client.js';
 
@@ -84,6 +84,8 @@ export class SkeinSocket {
   /** Aborts a wait between reconnects when close() is called. */
   private waiting: AbortController | undefined;
   private delivering: Promise<void> = Promise.resolve();
+  /** The last attempt found no service (refused, reset, 502–504), or a ready connection dropped. */
+  private away = false;
 
   constructor(private readonly options: SocketOptions) {
     this.cursor = options.since;
@@ -187,6 +189,7 @@ export class SkeinSocket {
           this.cursor ??= frame.cursor;
           this.received ??= frame.cursor;
           this.backoff.reset();
+          this.away = false;
           this.options.onReady?.(frame);
           resolve(frame);
         } else if (frame.type === 'notification') {
@@ -209,6 +212,8 @@ export class SkeinSocket {
       });
       ws.on('error', (error) => {
         failure = error;
+        // No WebSocket answer at all, or a proxy's 502–504: the service is away (restarting).
+        if (!/Unexpected server response: (?!50[234])/.test(error.message)) this.away = true;
       });
       ws.on('close', (code, reasonBuffer) => {
         stopHeartbeat();
@@ -232,6 +237,8 @@ export class SkeinSocket {
           this.options.onError?.(refused);
           return;
         }
+        // 1001 (going away), 1006 (no close frame), 1012 (restart): the service itself went away.
+        this.away = code === 1001 || code === 1006 || code === 1012;
         this.options.onDisconnect?.(code, reason);
         void this.reconnectAfterDrop(this.generation);
       });
@@ -255,9 +262,17 @@ export class SkeinSocket {
     }
   }
 
+  /**
+   * The back-off wait before the next attempt. While the service is away it also polls /readyz, and
+   * comes back within a second of the service's readiness however long the back-off had grown.
+   */
   private async wait(): Promise<void> {
     this.waiting = new AbortController();
-    await pause(this.backoff.next(), this.waiting.signal);
+    await pauseUntilReady(this.backoff.next(), {
+      baseUrl: this.options.baseUrl,
+      down: this.away,
+      signal: this.waiting.signal,
+    });
     this.waiting = undefined;
   }
 
