@@ -1,9 +1,11 @@
 """Skein's Python SDK (distribution ``skein-chat``, import ``skein_chat``): REST clients (sync and
-async), the notification socket, a bot run loop, webhook verification and a webhook receiver."""
+async), the notification socket, a bot run loop, streamed replies and typing, webhook verification
+and a webhook receiver."""
 
 from .backoff import Backoff
 from .bot import MESSAGE_EVENTS, Bot, Message
 from .client import JSON, AsyncSkeinClient, MessageRejected, SkeinClient, SkeinError
+from .live import ReplyStream, StreamStopped, Typing
 from .socket import SkeinSocket, SocketRefused
 from .webhook_bot import EVENT_TYPES, WebhookBot
 from .webhooks import WebhookVerificationError, verify_webhook
@@ -17,10 +19,13 @@ __all__ = [
     "Bot",
     "Message",
     "MessageRejected",
+    "ReplyStream",
     "SkeinClient",
     "SkeinError",
     "SkeinSocket",
     "SocketRefused",
+    "StreamStopped",
+    "Typing",
     "WebhookBot",
     "WebhookVerificationError",
     "verify_webhook",

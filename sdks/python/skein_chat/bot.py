@@ -53,12 +53,15 @@ import httpx
 from ._api import JSON, SkeinError
 from .backoff import Backoff, pause_until_ready
 from .client import AsyncSkeinClient
+from .live import ReplyStream, Typing
 from .socket import SkeinSocket
 from .webhook_bot import WebhookBot
 
 MESSAGE_EVENTS = ("sent", "ping")
 # Answers that a later attempt may not get: rate limited, or Skein (or its database) unavailable.
 TRANSIENT_STATUSES = frozenset({429, 500, 502, 503, 504})
+# A handler that answers within this many seconds shows no typing.
+TYPING_DELAY = 0.3
 # Deliveries that may wait for a free handler in webhook mode before the next ones are answered 503.
 WEBHOOK_BACKLOG = 100
 
@@ -73,7 +76,7 @@ class Message:
     """A message addressed to the bot, as its handlers get it. ``data`` is the message as Skein sent
     it (``id``, ``content``, ``parent_id``, ``author``, ...), ``event`` the whole event."""
 
-    __slots__ = ("data", "event", "_bot", "_event_key", "_replies", "_context")
+    __slots__ = ("data", "event", "_bot", "_event_key", "_replies", "_context", "_typing")
 
     def __init__(self, data: JSON, event: JSON, bot: Bot, event_key: str) -> None:
         self.data = data
@@ -82,6 +85,7 @@ class Message:
         self._event_key = event_key
         self._replies = 0
         self._context: asyncio.Future[JSON] | None = None
+        self._typing = Typing(bot.client, self.id)
 
     @property
     def id(self) -> str:
@@ -155,6 +159,23 @@ class Message:
             lambda: self._bot.client.reply(self.data, content, idempotency_key=key, **fields)
         )
 
+    def reply_stream(self, **fields: Any) -> ReplyStream:
+        """A reply that streams in as it is written, with the audience of ``reply``::
+
+            async with message.reply_stream() as stream:
+                await stream.pipe(model_stream)   # any async iterator of strings; or stream.write(text)
+
+        Readers see it grow and may stop it: the source is closed, ``StreamStopped`` is raised inside
+        the block and suppressed on exit, and what was written is posted. An exception inside the
+        block posts what was written marked incomplete and propagates. ``stream.message`` is the reply."""
+        return ReplyStream(self._bot.client, self.id, **fields)
+
+    async def set_status(self, status: str) -> None:
+        """Shows a one-line status on the message while the handler works (at most 64 characters),
+        such as ``"searching the docs…"``; typing ends with the handler or its reply."""
+        self._typing.start()
+        await self._typing.set_status(status)
+
     def reply_sync(self, content: str, *, idempotency_key: str | None = None, **fields: Any) -> JSON:
         """``reply`` for a plain ``def`` handler (those run on a worker thread)."""
         return self._on_loop(self.reply(content, idempotency_key=idempotency_key, **fields), "reply")
@@ -218,6 +239,7 @@ class Bot:
         concurrency: int = 4,
         events: Collection[str] = MESSAGE_EVENTS,
         include_context: bool = False,
+        typing: bool = True,
         reconnect_delay: float = 0.5,
         max_reconnect_delay: float = 30.0,
         retry_for: float = 300.0,
@@ -227,7 +249,8 @@ class Bot:
         API key (``sk_...``). ``retry_for``: how long ``reply`` keeps trying while Skein cannot answer.
         ``include_context``: ask Skein to send each message's conversation context with the event (the
         socket's ``?include_context=true``; in webhook mode the endpoint's option), so
-        ``message.context()`` needs no call; off by default (payloads stay small)."""
+        ``message.context()`` needs no call; off by default (payloads stay small). ``typing``: show
+        "typing" on each message while its handler runs (from 0.3 s on; the reply ends it)."""
         if not token and not api_key:
             raise ValueError(
                 "A bot needs a token or an API key: set SKEIN_TOKEN (a session token, such as a bot's "
@@ -242,6 +265,7 @@ class Bot:
         self.concurrency = concurrency
         self.events = frozenset(events)
         self.include_context = include_context
+        self.typing = typing
         self.reconnect_delay = reconnect_delay
         self.max_reconnect_delay = max_reconnect_delay
         self.retry_for = retry_for
@@ -481,16 +505,25 @@ class Bot:
         for data in messages:
             message = Message(data, event, self, event_key)
             log.info("handling %s message %s from @%s", message.event_type, message.id, message.author_tag)
-            for handler in self._handlers:
-                try:
-                    if inspect.iscoroutinefunction(handler):
-                        await handler(message)
-                    else:
-                        result = await asyncio.to_thread(handler, message)
-                        if inspect.isawaitable(result):
-                            await result
-                except Exception:
-                    log.exception("the handler %s failed on message %s", getattr(handler, "__name__", handler), message.id)
+            shown = asyncio.get_running_loop().call_later(TYPING_DELAY, message._typing.start) if self.typing else None
+            try:
+                await self._run_handlers(message)
+            finally:
+                if shown is not None:
+                    shown.cancel()
+                await message._typing.stop()
+
+    async def _run_handlers(self, message: Message) -> None:
+        for handler in self._handlers:
+            try:
+                if inspect.iscoroutinefunction(handler):
+                    await handler(message)
+                else:
+                    result = await asyncio.to_thread(handler, message)
+                    if inspect.isawaitable(result):
+                        await result
+            except Exception:
+                log.exception("the handler %s failed on message %s", getattr(handler, "__name__", handler), message.id)
 
     def _spawn(self, work: Awaitable[None]) -> None:
         task: asyncio.Task[None] = asyncio.ensure_future(work)

@@ -56,6 +56,7 @@ class SkeinSocket:
         reconnect_delay: float = 0.5,
         max_reconnect_delay: float = 30.0,
         on_ready: Callable[[dict[str, Any]], None] | None = None,
+        on_live: Callable[[dict[str, Any]], None] | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.token = token
@@ -65,6 +66,10 @@ class SkeinSocket:
         """``?include_context=true``: each new message carries ``message_context``, its conversation context."""
         self._backoff = Backoff(reconnect_delay, max_reconnect_delay)
         self._on_ready = on_ready
+        self._on_live = on_live
+        """With it, ``?live=true``: typing (``typing.started``/``typing.stopped``) and streamed replies
+        (``stream.opened`` with the text so far, ``stream.appended``, ``stream.stop_requested``,
+        ``stream.ended``) for what you may see, handed to it as they come; never replayed."""
         self._ws: ClientConnection | None = None
         self._connected_at = 0.0
         self._closed = False
@@ -85,6 +90,8 @@ class SkeinSocket:
             params["since"] = self._cursor
         if self.include_context:
             params["include_context"] = "true"
+        if self._on_live is not None:
+            params["live"] = "true"
         query = urlencode(params)
         return urlunsplit((scheme, parts.netloc, parts.path + "/v1/ws/v1", query, ""))
 
@@ -168,9 +175,12 @@ class SkeinSocket:
                     self._backoff.reset()
                 continue
             frame = json.loads(raw)
-            if frame.get("type") == "notification":
+            kind = str(frame.get("type") or "")
+            if kind == "notification":
                 self._cursor = frame["cursor"]
                 yield frame
+            elif self._on_live is not None and kind.startswith(("typing.", "stream.")):
+                self._on_live(frame)
 
     async def drop(self) -> None:
         """Ends the current connection as a network failure would; the iteration reconnects."""

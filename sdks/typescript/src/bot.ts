@@ -25,6 +25,7 @@ import type { components } from './generated/openapi.js';
 import { environment } from './dotenv.js';
 import { CursorFile, HandledCursor } from './handled-cursor.js';
 import { npmLauncherPid, watchProcess } from './launcher-watch.js';
+import { keepTyping, streamReply, type StreamedReply, type TextSource } from './live-reply.js';
 import { Slots } from './slots.js';
 import { SkeinSocket, SocketRefusedError, type NotificationFrame, type ReadyFrame } from './socket.js';
 import { createWebhookListener, type WebhookRequestListener } from './webhook-listener.js';
@@ -66,6 +67,19 @@ export interface MessageContext {
     content: string,
     extra?: Omit<MessageInput, 'content' | 'parent_id' | 'audience'>,
   ): Promise<MessageOutput>;
+  /**
+   * Replies with text that streams in as `source` yields it (a model client's streamed answer, or
+   * a function of an AbortSignal that answers one): readers see it grow, may stop it, and the
+   * chunks joined become one ordinary reply with the same audience as reply(). A reader's stop
+   * cancels the source (its iterator's return() and the signal) and posts what was written; an
+   * exception from the source posts it marked incomplete and is thrown again.
+   */
+  replyStream(
+    source: TextSource,
+    extra?: Omit<MessageInput, 'content' | 'parent_id' | 'audience'>,
+  ): Promise<StreamedReply>;
+  /** Shows a one-line status while the handler works, such as "searching the docs…" (at most 64 characters). */
+  setStatus(status: string): Promise<void>;
 }
 
 /** What the bot does with each message; a returned promise holds the handler's slot until it settles. */
@@ -102,6 +116,11 @@ export interface BotOptions {
    * context with one call when the handler asks for it.
    */
   includeContext?: boolean | undefined;
+  /**
+   * Show "typing" on the message while its handler runs (from 300 ms on, renewed every 4 s; the
+   * reply ends it). Default true; false turns it off (setStatus still shows a status).
+   */
+  typing?: boolean | undefined;
   /** The first wait before reconnecting. Default 500 ms. */
   reconnectDelayMs?: number | undefined;
   /** The longest wait between reconnects (it doubles up to it, with jitter). Default 30 s. */
@@ -356,6 +375,9 @@ export class SkeinBot {
     const message = this.botMessage(received);
     let replies = 0;
     let abandoned = false;
+    const typing = keepTyping(this.client, message.id, {
+      delayMs: this.options.typing === false ? null : 300,
+    });
     const ctx: MessageContext = {
       type: event.type,
       event,
@@ -373,12 +395,16 @@ export class SkeinBot {
           throw error;
         }
       },
+      replyStream: (source, extra = {}) =>
+        streamReply(this.client, message.id, source, extra, { signal: this.stopping.signal }),
+      setStatus: (status) => typing.setStatus(status),
     };
     try {
       await this.handler!(message, ctx);
     } catch (error) {
       if (!abandoned) this.log.error(`the handler failed on message ${message.id}`, error);
     } finally {
+      await typing.stop();
       this.slots.release();
     }
     return abandoned ? 'abandoned' : 'handled';

@@ -40,9 +40,21 @@ export {
   type UserOutput,
 } from './client.js';
 export {
+  keepTyping,
+  streamReply,
+  type Stream,
+  type StreamedReply,
+  type StreamReplyOptions,
+  type TextSource,
+  type Typing,
+  type TypingOptions,
+} from './live-reply.js';
+export {
   FINAL_CLOSE_CODES,
   SkeinSocket,
   SocketRefusedError,
+  StreamView,
+  type LiveFrame,
   type NotificationFrame,
   type ReadyFrame,
   type SocketEvent,

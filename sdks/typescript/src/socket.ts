@@ -21,7 +21,59 @@ export interface ReadyFrame {
   cursor: string;
 }
 type ServerFrame =
-  ReadyFrame | NotificationFrame | { type: 'pong' } | { type: 'error'; code: string; detail: string };
+  | ReadyFrame
+  | NotificationFrame
+  | LiveFrame
+  | { type: 'pong' }
+  | { type: 'error'; code: string; detail: string };
+
+/** A live frame of `?live=true` (see SocketOptions.onLive); its fields depend on `type`. */
+export interface LiveFrame {
+  type:
+    | 'typing.started'
+    | 'typing.stopped'
+    | 'stream.opened'
+    | 'stream.appended'
+    | 'stream.stop_requested'
+    | 'stream.ended';
+  [field: string]: unknown;
+}
+
+function isLiveFrame(frame: { type: string }): frame is LiveFrame {
+  return frame.type.startsWith('typing.') || frame.type.startsWith('stream.');
+}
+
+/**
+ * The text of the streams a reader sees, kept from live frames: `apply` each frame; `text(id)` is
+ * what has been written; a stream's entry goes at `stream.ended` (its `message_id` then names the
+ * posted reply, which reads and events show from then on).
+ */
+export class StreamView {
+  private readonly streams = new Map<string, { seq: number; text: string }>();
+
+  /** Applies a live frame; answers the stream id it changed, if any. */
+  apply(frame: LiveFrame): string | undefined {
+    const id = typeof frame.stream_id === 'string' ? frame.stream_id : undefined;
+    if (id === undefined) return undefined;
+    if (frame.type === 'stream.opened') {
+      this.streams.set(id, { seq: frame.seq as number, text: frame.text as string });
+    } else if (frame.type === 'stream.appended') {
+      const stream = this.streams.get(id);
+      // `after` is the seq the text follows: a frame not after what is held is old news.
+      if (stream && frame.after === stream.seq) {
+        stream.seq = frame.seq as number;
+        stream.text += frame.text as string;
+      }
+    } else if (frame.type === 'stream.ended') {
+      this.streams.delete(id);
+    }
+    return id;
+  }
+
+  text(streamId: string): string | undefined {
+    return this.streams.get(streamId)?.text;
+  }
+}
 
 export interface SocketOptions extends Credentials {
   /** The service's base URL (http or https); the socket URL is derived from it. */
@@ -33,6 +85,14 @@ export interface SocketOptions extends Credentials {
    * events then carries `message_context`, its conversation context as you may read it. Default false.
    */
   includeContext?: boolean | undefined;
+  /**
+   * Live frames (`?live=true`): someone typing (`typing.started` / `typing.stopped`) and replies that
+   * stream in (`stream.opened` with the text so far, `stream.appended`, `stream.stop_requested`,
+   * `stream.ended`), for what you may see. Never stored: after a reconnect you get the live state
+   * again (active typing, open streams' snapshots), not what passed meanwhile. `StreamView` keeps a
+   * stream's text from them.
+   */
+  onLive?: ((frame: LiveFrame) => void) | undefined;
   onNotification: (frame: NotificationFrame) => void | Promise<void>;
   /** Each ready frame: the first connection's and every reconnection's. */
   onReady?: ((frame: ReadyFrame) => void) | undefined;
@@ -165,6 +225,7 @@ export class SkeinSocket {
       url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
       if (this.received !== undefined) url.searchParams.set('since', this.received);
       if (this.options.includeContext) url.searchParams.set('include_context', 'true');
+      if (this.options.onLive) url.searchParams.set('live', 'true');
       const headers: Record<string, string> = {};
       if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
       else if (this.options.apiKey) headers['x-api-key'] = this.options.apiKey;
@@ -204,6 +265,8 @@ export class SkeinSocket {
               this.cursor = frame.cursor;
             }
           });
+        } else if (isLiveFrame(frame)) {
+          this.options.onLive?.(frame);
         } else if (frame.type === 'error') {
           // A refusal sends its error frame just before the close that says whether it is final.
           if (!ready) refusal = { code: frame.code, detail: frame.detail };
