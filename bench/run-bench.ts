@@ -15,6 +15,8 @@
 // The scale-out workload (issue 17) starts a redis-server and two more service processes on the same
 // Neo4j, and compares the same load on one of them with that load spread over both, with the CPU time
 // each process spent per request.
+// The stream and typing workloads (issue 51, decision 031) time streamed chunks from the append to the
+// readers' live frames, and weigh typing signals against posting throughput and Neo4j writes.
 // docs/benchmarks.md explains each workload and how to read the numbers.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -45,7 +47,14 @@ import {
   type Child,
 } from './lib/processes.js';
 import { FanOutListeners } from './lib/fan-out-listeners.js';
-import { measureFanOut, openMany, sleep, terminateAll, type FanOutResult } from './lib/realtime.js';
+import {
+  measureFanOut,
+  monotonicMs,
+  openMany,
+  sleep,
+  terminateAll,
+  type FanOutResult,
+} from './lib/realtime.js';
 import { writeReport, textTable, type Row, type Target } from './lib/report.js';
 import { atRate, merge, percentile, runPool, summarize, type Measured, type Paced } from './lib/stats.js';
 import { startReceiver } from './lib/webhooks.js';
@@ -856,6 +865,38 @@ async function fanOutWorkload(ctx: Context): Promise<void> {
 const POSTING_CLIENTS = 16;
 
 /**
+ * POSTING_CLIENTS clients posting for `seconds`, each as soon as its last post was answered, to one
+ * recipient each in conversations of their own, after `warmupRequests` unmeasured posts (measureHttp's
+ * default unless given); `startAt` numbers the first post (a load run in parts continues the sequence).
+ */
+function postingLoad(
+  ctx: Context,
+  seconds: number,
+  startAt = 0,
+  warmupRequests?: number,
+): Promise<HttpMeasured> {
+  const writerOf = (i: number) => ctx.writers[i % ctx.writers.length]!;
+  return measureHttp({
+    baseUrl: ctx.service.url,
+    method: 'POST',
+    connections: POSTING_CLIENTS,
+    seconds,
+    startAt,
+    ...(warmupRequests === undefined ? {} : { warmupRequests }),
+    request: (i) => ({
+      path: '/v1/messages',
+      headers: bearer(writerOf(i)),
+      body: JSON.stringify({
+        content: contentOf(ctx.profile.seed + 303, i),
+        recipients: recipientsFor(ctx, i)
+          .slice(0, 1)
+          .map((uid) => `uid:${uid}`),
+      }),
+    }),
+  });
+}
+
+/**
  * The fan-out rounds again, while POSTING_CLIENTS clients post, each as soon as its last post was
  * answered, to one recipient each in conversations of their own: the channel post shares Neo4j, the
  * sequencer and the event path with a steady stream of small posts, as it would in a busy service.
@@ -867,27 +908,10 @@ async function fanOutUnderPostingLoad(
   postOnce: (i: number) => Promise<unknown>,
   watched: Record<string, number | null>,
 ): Promise<{ fanOut: FanOutResult; posting: HttpMeasured; endedEarly: boolean }> {
-  const { profile } = ctx;
-  const rounds = profile.fanoutPosts;
+  const rounds = ctx.profile.fanoutPosts;
   const secondsPerRound = listeners.count >= 10_000 ? 3 : 1;
-  const writerOf = (i: number) => ctx.writers[i % ctx.writers.length]!;
   let loadEnded = false;
-  const load = measureHttp({
-    baseUrl: ctx.service.url,
-    method: 'POST',
-    connections: POSTING_CLIENTS,
-    seconds: 2 + rounds * secondsPerRound,
-    request: (i) => ({
-      path: '/v1/messages',
-      headers: bearer(writerOf(i)),
-      body: JSON.stringify({
-        content: contentOf(profile.seed + 303, i),
-        recipients: recipientsFor(ctx, i)
-          .slice(0, 1)
-          .map((uid) => `uid:${uid}`),
-      }),
-    }),
-  }).finally(() => {
+  const load = postingLoad(ctx, 2 + rounds * secondsPerRound).finally(() => {
     loadEnded = true;
   });
   // The posting reaches its steady rate before the first round.
@@ -1423,30 +1447,40 @@ const READ_PAUSE_MS = 20;
  */
 interface Cost {
   reads: number;
+  /** The service's Neo4j write transactions (the typing workload's check that typing writes none). */
+  writes: number;
   service: number;
   neo4j: number;
   ms: number;
 }
 
-/** Neo4j read transactions the run's service has run so far (its /metrics histogram's count). */
-async function neo4jReads(ctx: Context): Promise<number> {
-  let reads = 0;
+/** Neo4j read and write transactions the run's service has run so far (its /metrics histogram's counts). */
+async function neo4jTransactions(ctx: Context): Promise<{ reads: number; writes: number }> {
+  const counted = { reads: 0, writes: 0 };
   for (const line of (await metricsOf(ctx.service)).split('\n')) {
-    if (line.startsWith('skein_neo4j_transaction_duration_seconds_count{') && line.includes('mode="read"'))
-      reads += Number(line.slice(line.lastIndexOf(' ') + 1));
+    if (!line.startsWith('skein_neo4j_transaction_duration_seconds_count{')) continue;
+    const count = Number(line.slice(line.lastIndexOf(' ') + 1));
+    if (line.includes('mode="read"')) counted.reads += count;
+    else if (line.includes('mode="write"')) counted.writes += count;
   }
-  return reads;
+  return counted;
 }
 
 /** Runs `work` and reads what it cost. */
 async function costOf<T>(ctx: Context, work: () => Promise<T>): Promise<[T, Cost]> {
   const neo4jCpu = () => (ctx.neo4jPid === null ? 0 : cpuMs(ctx.neo4jPid));
-  const before = { reads: await neo4jReads(ctx), service: cpuMs(ctx.service.pid), neo4j: neo4jCpu() };
+  const before = {
+    ...(await neo4jTransactions(ctx)),
+    service: cpuMs(ctx.service.pid),
+    neo4j: neo4jCpu(),
+  };
   const at = performance.now();
   const result = await work();
   const ms = performance.now() - at;
+  const after = await neo4jTransactions(ctx);
   const cost = {
-    reads: (await neo4jReads(ctx)) - before.reads,
+    reads: after.reads - before.reads,
+    writes: after.writes - before.writes,
     service: cpuMs(ctx.service.pid) - before.service,
     neo4j: neo4jCpu() - before.neo4j,
     ms,
@@ -1458,11 +1492,12 @@ const totalCost = (costs: Cost[]): Cost =>
   costs.reduce(
     (a, c) => ({
       reads: a.reads + c.reads,
+      writes: a.writes + c.writes,
       service: a.service + c.service,
       neo4j: a.neo4j + c.neo4j,
       ms: a.ms + c.ms,
     }),
-    { reads: 0, service: 0, neo4j: 0, ms: 0 },
+    { reads: 0, writes: 0, service: 0, neo4j: 0, ms: 0 },
   );
 const readsPerSec = (cost: Cost) => cost.reads / (cost.ms / 1000);
 
@@ -1847,6 +1882,592 @@ async function contextsProbe(ctx: Context): Promise<void> {
   );
 }
 
+// ---------------------------------------------------------------------------------------------
+// Streamed replies and typing (issue 51 item 6, decision 031's "Costs")
+
+/**
+ * Sizes of the stream workload: one stream's pace and length (runs 1–3), its unmeasured warm-up,
+ * run 4's streams at once, each with its pace and length, and the seconds given to the posting load
+ * to reach its rate and to the service to settle before its memory is read. The smoke run only
+ * checks that they run.
+ */
+const streamSizes = (profile: Profile) =>
+  profile.name === 'smoke'
+    ? {
+        perSecond: 50,
+        seconds: 1,
+        warmupChunks: 10,
+        streams: 5,
+        streamsPerSecond: 10,
+        streamsSeconds: 1,
+        settle: 0.3,
+      }
+    : {
+        perSecond: 50,
+        seconds: 10,
+        warmupChunks: 150,
+        streams: 100,
+        streamsPerSecond: 10,
+        streamsSeconds: 5,
+        settle: 1,
+      };
+
+/** Characters per chunk: a few words of a model's answer. */
+const CHUNK_CHARS = 20;
+
+/** Chunk `seq` of a stream: words of the bench's vocabulary, cut or padded to CHUNK_CHARS. */
+const chunkOf = (seed: number, seq: number) =>
+  `${contentOf(seed, seq)} `.padEnd(CHUNK_CHARS, '.').slice(0, CHUNK_CHARS);
+
+/** A stream as its writer wrote it. */
+interface Written {
+  stream_id: string;
+  /** When chunk seq was sent (monotonicMs, the listener process's clock), indexed by seq. */
+  sentAt: number[];
+  /** The appends' answers (ms). */
+  answered: number[];
+  /** The last chunk answered. */
+  lastSeq: number;
+  errors: number;
+  firstError?: string;
+}
+
+/** POST /v1/streams as `token`, with a post's audience and no text yet. */
+async function openStreamAs(ctx: Context, token: string, audience: Record<string, unknown>): Promise<string> {
+  const stream = await ctx.api.call<{ stream_id: string }>('POST', '/v1/streams', { token, body: audience });
+  return stream.stream_id;
+}
+
+/**
+ * Appends `chunks` chunks at `perSecond`, one at a time as the SDKs do: the next is sent when the last
+ * was answered, late when that took longer than the pace allows. A failed append ends the stream's
+ * writing (the next seq would conflict).
+ */
+async function writeChunks(
+  ctx: Context,
+  token: string,
+  streamId: string,
+  chunks: number,
+  perSecond: number,
+  salt: number,
+): Promise<Written> {
+  const written: Written = { stream_id: streamId, sentAt: [], answered: [], lastSeq: 0, errors: 0 };
+  const began = monotonicMs();
+  for (let seq = 1; seq <= chunks; seq++) {
+    const wait = began + ((seq - 1) * 1000) / perSecond - monotonicMs();
+    if (wait > 0) await sleep(wait);
+    const t0 = monotonicMs();
+    written.sentAt[seq] = t0;
+    const res = await fetch(`${ctx.service.url}/v1/streams/${streamId}/chunks`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ seq, text: chunkOf(ctx.profile.seed + salt, seq) }),
+    });
+    const text = await res.text();
+    if (res.status !== 200) {
+      written.errors++;
+      written.firstError ??= `chunk ${seq} answered ${res.status}: ${text.slice(0, 200)}`;
+      break;
+    }
+    written.answered.push(monotonicMs() - t0);
+    written.lastSeq = seq;
+  }
+  return written;
+}
+
+/** One measured run of streams: each chunk's time from its append's send to the last of its readers. */
+interface StreamRun {
+  times: number[];
+  answered: number[];
+  chunks: number;
+  /** Chunks some reader had not got 15 s after the last append. */
+  missing: number;
+  /** stream.appended frames per reader and chunk (below 1: frames joined chunks). */
+  framesPerChunk: number;
+  /** CPU ms the service used while the chunks were written, and the wall time (ms). */
+  serviceCpu: number;
+  ms: number;
+  errors: number;
+  firstError?: string;
+}
+
+/**
+ * Opens one stream per writer, writes them all at once at their pace, waits for the listeners'
+ * frames (`readers` sockets per stream), then finishes them (each posts its message). `whileOpen`
+ * runs after the last chunk, while the streams are still open (run 4 reads the memory there).
+ */
+async function streamRun(
+  ctx: Context,
+  listeners: FanOutListeners,
+  writers: { token: string; audience: Record<string, unknown> }[],
+  pace: { chunks: number; perSecond: number; salt: number },
+  readers: number,
+  whileOpen: () => Promise<void> = () => Promise.resolve(),
+): Promise<StreamRun> {
+  const ids = await mapPool(writers, 16, (w) => openStreamAs(ctx, w.token, w.audience));
+  const cpuBefore = cpuMs(ctx.service.pid);
+  const began = performance.now();
+  const written = await Promise.all(
+    writers.map((w, k) =>
+      writeChunks(ctx, w.token, ids[k]!, pace.chunks, pace.perSecond, pace.salt + k * 7919),
+    ),
+  );
+  const ms = performance.now() - began;
+  const serviceCpu = cpuMs(ctx.service.pid) - cpuBefore;
+  await whileOpen();
+  const arrivals = await listeners.chunksOf(
+    written.map((w) => ({ stream_id: w.stream_id, seq: w.lastSeq })),
+    15_000,
+    readers,
+  );
+  const finished = await mapPool(written, 16, (w, k) =>
+    ctx.api
+      .call('POST', `/v1/streams/${w.stream_id}/finish`, {
+        token: writers[k]!.token,
+        body: { last_seq: w.lastSeq },
+      })
+      .then(
+        () => null,
+        (error: unknown) => (error as Error).message,
+      ),
+  );
+  const run: StreamRun = {
+    times: [],
+    answered: written.flatMap((w) => w.answered),
+    chunks: 0,
+    missing: 0,
+    framesPerChunk: 0,
+    serviceCpu,
+    ms,
+    errors: written.reduce((sum, w) => sum + w.errors, 0) + finished.filter(Boolean).length,
+  };
+  const firstError = written.find((w) => w.firstError)?.firstError ?? finished.find(Boolean);
+  if (firstError) run.firstError = firstError;
+  let frames = 0;
+  for (const w of written) {
+    const got = arrivals[w.stream_id]!;
+    frames += got.frames;
+    for (let seq = 1; seq <= w.lastSeq; seq++) {
+      run.chunks++;
+      if ((got.count[seq] ?? 0) >= readers) run.times.push(got.last[seq]! - w.sentAt[seq]!);
+      else run.missing++;
+    }
+  }
+  run.framesPerChunk = run.chunks ? frames / readers / run.chunks : 0;
+  return run;
+}
+
+/** A stream run's broken parts, for ctx.failures ('' when none). */
+function streamFailures(what: string, run: StreamRun): string[] {
+  return [
+    run.errors ? `${what}: ${run.errors} appends or finishes failed (${run.firstError ?? ''})` : '',
+    run.missing ? `${what}: ${run.missing} of ${run.chunks} chunks missed a reader` : '',
+  ].filter(Boolean);
+}
+
+/** "500 chunks, 0.98 frames per reader and chunk, service CPU 23% of a core". */
+const streamNote = (run: StreamRun) =>
+  `${run.chunks} chunks, ${run.framesPerChunk.toFixed(2)} frames per reader and chunk, service CPU ` +
+  `${((run.serviceCpu / run.ms) * 100).toFixed(0)}% of a core`;
+
+/** Issue 51's target for runs 1–3, judged off the smoke run; a channel's at 1,000 members only. */
+function streamTarget(profile: Profile, p99: number, members: number | null): Target {
+  if (members !== null && members !== 1000) return { text: 'p99 < 100 ms (1,000 members)', pass: null };
+  return { text: 'p99 < 100 ms', pass: profile.name === 'smoke' ? null : p99 < 100 };
+}
+
+/** The service's V8 heap in use (its /metrics) and resident size (/proc), in MiB. */
+async function serviceMemory(ctx: Context): Promise<{ heap: number; rss: number }> {
+  const line = (await metricsOf(ctx.service))
+    .split('\n')
+    .find((l) => l.startsWith('nodejs_heap_size_used_bytes'));
+  if (!line) throw new Error('/metrics has no nodejs_heap_size_used_bytes');
+  return { heap: Number(line.slice(line.lastIndexOf(' ') + 1)) / 1024 ** 2, rss: rssMiB(ctx.service.pid) };
+}
+
+/** Live sockets (?live=true) of these sessions, read by a listener process. */
+const liveListeners = (ctx: Context, sessions: Session[]) =>
+  FanOutListeners.open(
+    sessions.map((s) => `${wsUrlOf(ctx, s.token)}&live=true`),
+    true,
+  );
+
+async function streamWorkload(ctx: Context): Promise<void> {
+  const { profile } = ctx;
+  const sizes = streamSizes(profile);
+  const { settle } = sizes;
+  const members = await membersOf(ctx);
+  if (members.length < sizes.streams)
+    throw new Error(`the stream workload needs ${sizes.streams} fan-out members (--fanout-members)`);
+  const chunks = sizes.perSecond * sizes.seconds;
+  const one = { chunks, perSecond: sizes.perSecond, salt: 801 };
+  const pace = `${sizes.perSecond} chunks/s of ${CHUNK_CHARS} characters for ${sizes.seconds} s`;
+  // Every member holds a live socket through the four runs (one listener process, started once); a
+  // stream reaches those in its audience: one in runs 1 and 4, all of them in runs 2 and 3.
+  const listeners = await liveListeners(ctx, members);
+  log(`stream: ${listeners.count} live sockets open`);
+  try {
+    // Run 1: a conversation of two, the writer and one reader.
+    const writer = ctx.writers[0]!;
+    const reader = members[0]!;
+    const conversation = [{ token: writer.token, audience: { recipients: [`uid:${reader.uid}`] } }];
+    // Unmeasured first: the append path of a fresh service runs slower until compiled.
+    await streamRun(ctx, listeners, conversation, { ...one, chunks: sizes.warmupChunks, salt: 800 }, 1);
+    const alone = await streamRun(ctx, listeners, conversation, one, 1);
+    ctx.failures.push(...streamFailures('stream to a conversation', alone));
+    const two = `stream: ${pace} to a conversation of two`;
+    ctx.rows.push(
+      {
+        workload: `${two}, chunk to the reader`,
+        metric: 'p50 ms',
+        skein: percentile(alone.times, 50),
+        limit: null,
+        limitOf: 'none',
+        http: null,
+        target: null,
+      },
+      {
+        workload: `${two}, chunk to the reader`,
+        metric: 'p99 ms',
+        skein: percentile(alone.times, 99),
+        limit: null,
+        limitOf: 'none',
+        http: null,
+        target: streamTarget(profile, percentile(alone.times, 99), null),
+        note:
+          `from the append's send to the reader's stream.appended frame carrying its seq; ` +
+          `${streamNote(alone)}`,
+      },
+      {
+        workload: `${two}, the append answered`,
+        metric: 'p50 ms',
+        skein: percentile(alone.answered, 50),
+        limit: null,
+        limitOf: 'none',
+        http: null,
+        target: null,
+      },
+      {
+        workload: `${two}, the append answered`,
+        metric: 'p99 ms',
+        skein: percentile(alone.answered, 99),
+        limit: null,
+        limitOf: 'none',
+        http: null,
+        target: null,
+        note: 'POST /v1/streams/{id}/chunks, one at a time',
+      },
+    );
+
+    log('stream: run 1 (a conversation) done');
+    // Runs 2 and 3: the lead streams into the fan-out channel, every member reading; then again
+    // while POSTING_CLIENTS clients post elsewhere.
+    const channel = ctx.data.fanout!.channel_id;
+    const n = members.length;
+    const lead = [{ token: ctx.lead.token, audience: { channel_ids: [channel] } }];
+    await streamRun(ctx, listeners, lead, { ...one, chunks: sizes.warmupChunks, salt: 802 }, n);
+    const quiet = await streamRun(ctx, listeners, lead, { ...one, salt: 803 }, n);
+    let loadEnded = false;
+    const load = postingLoad(ctx, sizes.seconds + 3 * settle).finally(() => {
+      loadEnded = true;
+    });
+    // The posting reaches its steady rate first.
+    await sleep(settle * 1000);
+    const busy = await streamRun(ctx, listeners, lead, { ...one, salt: 804 }, n);
+    const endedEarly = loadEnded;
+    const posting = await load;
+    ctx.failures.push(...streamFailures('stream to the channel', quiet));
+    ctx.failures.push(...streamFailures('stream to the channel under posting load', busy));
+    if (endedEarly) ctx.failures.push('stream under posting load: the posting load ended before the stream');
+    if (posting.non2xx || posting.errors)
+      ctx.failures.push(
+        `stream under posting load: ${posting.non2xx} non-2xx posts, ${posting.errors} errors`,
+      );
+    const toChannel = `stream: ${pace} to a channel of ${n} members, chunk to the last member`;
+    const whilePosting = `stream: ${pace} to a channel of ${n} members while ${POSTING_CLIENTS} clients post elsewhere, chunk to the last member`;
+    ctx.rows.push(
+      {
+        workload: toChannel,
+        metric: 'p50 ms',
+        skein: percentile(quiet.times, 50),
+        limit: null,
+        limitOf: 'none',
+        http: null,
+        target: null,
+      },
+      {
+        workload: toChannel,
+        metric: 'p99 ms',
+        skein: percentile(quiet.times, 99),
+        limit: null,
+        limitOf: 'none',
+        http: null,
+        target: streamTarget(profile, percentile(quiet.times, 99), n),
+        note: `${streamNote(quiet)}; the append answered p50 ${ms(percentile(quiet.answered, 50))} ms, p99 ${ms(percentile(quiet.answered, 99))} ms`,
+      },
+      {
+        workload: whilePosting,
+        metric: 'p50 ms',
+        skein: percentile(busy.times, 50),
+        limit: percentile(quiet.times, 50),
+        limitOf: 'no load',
+        http: null,
+        target: null,
+      },
+      {
+        workload: whilePosting,
+        metric: 'p99 ms',
+        skein: percentile(busy.times, 99),
+        limit: percentile(quiet.times, 99),
+        limitOf: 'no load',
+        http: null,
+        target: streamTarget(profile, percentile(busy.times, 99), n),
+        note:
+          `${streamNote(busy)}; meanwhile ${posting.count} posts to one recipient each ` +
+          `(${posting.unitsPerSec.toFixed(0)}/s, p50 ${ms(posting.p50)} ms, p99 ${ms(posting.p99)} ms)`,
+      },
+    );
+
+    log('stream: runs 2 and 3 (the channel) done');
+    // Run 4: many streams at once, from as many bots, each to one member.
+    const bots = await delegatedUsers(ctx, 'bench-streamer', sizes.streams, true);
+    const readers = members.slice(0, sizes.streams);
+    const many = bots.map((bot, k) => ({
+      token: bot.token,
+      audience: { recipients: [`uid:${readers[k]!.uid}`] },
+    }));
+    await sleep(settle * 1000);
+    const before = await serviceMemory(ctx);
+    let during = before;
+    const perStream = sizes.streamsPerSecond * sizes.streamsSeconds;
+    const crowd = await streamRun(
+      ctx,
+      listeners,
+      many,
+      { chunks: perStream, perSecond: sizes.streamsPerSecond, salt: 805 },
+      1,
+      async () => {
+        await sleep(settle * 1000);
+        during = await serviceMemory(ctx);
+      },
+    );
+    ctx.failures.push(...streamFailures(`${sizes.streams} streams at once`, crowd));
+    const k = sizes.streams;
+    const crowdWorkload = `stream: ${k} streams at once, ${sizes.streamsPerSecond} chunks/s each for ${sizes.streamsSeconds} s, chunk to the reader`;
+    const kib = (mib: number) => (mib * 1024) / k;
+    ctx.rows.push(
+      {
+        workload: crowdWorkload,
+        metric: 'p50 ms',
+        skein: percentile(crowd.times, 50),
+        limit: null,
+        limitOf: 'none',
+        http: null,
+        target: null,
+      },
+      {
+        workload: crowdWorkload,
+        metric: 'p99 ms',
+        skein: percentile(crowd.times, 99),
+        limit: null,
+        limitOf: 'none',
+        http: null,
+        target: null,
+        note: `${streamNote(crowd)}; the append answered p99 ${ms(percentile(crowd.answered, 99))} ms`,
+      },
+      {
+        workload: `stream: service heap growth per open stream, an upper bound (${k} streams of ${perStream * CHUNK_CHARS} characters)`,
+        metric: 'KiB',
+        skein: kib(during.heap - before.heap),
+        limit: null,
+        limitOf: 'none',
+        http: null,
+        target: null,
+        note:
+          `V8 heap in use (nodejs_heap_size_used_bytes) ${before.heap.toFixed(1)} MiB before the streams opened, ` +
+          `${during.heap.toFixed(1)} MiB ${settle} s after their last chunk, before they finished; RSS ` +
+          `${before.rss.toFixed(0)} → ${during.rss.toFixed(0)} MiB (${kib(during.rss - before.rss).toFixed(1)} KiB ` +
+          "per stream). The requests' uncollected garbage counts too (the bench cannot make the service " +
+          'collect): an upper bound, noisy at this size. No Redis: the streams are held in the heap',
+      },
+    );
+  } finally {
+    await listeners.close();
+  }
+}
+
+/**
+ * Sizes of the typing workload: typing accounts (at most the fan-out members), the size of the
+ * channels half of them type in, seconds of posting per part (phases in turns, see inTurns), the
+ * seconds of typing alone whose Neo4j writes are counted, and the seconds given to the first signals
+ * (which judge each target's audience) before the posting is measured.
+ */
+const typingSizes = (profile: Profile) =>
+  profile.name === 'smoke'
+    ? { accounts: 20, channelSize: 10, seconds: 1, aloneSeconds: 1, settle: 0.3 }
+    : { accounts: 1000, channelSize: 100, seconds: 6, aloneSeconds: 5, settle: 1 };
+
+/** A posting phase of the typing workload: the posts and their cost; the signals sent meanwhile, if any. */
+interface TypingPhase {
+  phase: [HttpMeasured, Cost];
+  signals: Paced | null;
+}
+
+/** Messages the lead posts in each typing channel, which the typists there answer. */
+const TYPING_PARENTS = 5;
+
+async function typingWorkload(ctx: Context): Promise<void> {
+  const { profile } = ctx;
+  const sizes = typingSizes(profile);
+  const members = await membersOf(ctx);
+  // An even half in conversations of two (pairs of typists, each typing to the other).
+  const half = 2 * Math.floor(Math.min(sizes.accounts, members.length) / 4);
+  const typists = members.slice(0, 2 * half);
+  const pairs = typists.slice(0, half);
+  // The other half in threads of channels of channelSize members: replies to the lead's posts there.
+  const inChannels = typists.slice(half);
+  const parentsOf = new Map<string, string[]>();
+  for (let from = 0; from < inChannels.length; from += sizes.channelSize) {
+    const group = inChannels.slice(from, from + sizes.channelSize);
+    const channel = await ctx.api.call<{ id: string }>('POST', '/v1/channels', {
+      token: ctx.lead.token,
+      body: { display_name: `bench typing ${ctx.run} ${from / sizes.channelSize}` },
+    });
+    await mapPool(group, 8, (member) =>
+      ctx.api.call('POST', `/v1/channels/${channel.id}/members`, {
+        token: ctx.lead.token,
+        body: { uid: member.uid },
+      }),
+    );
+    const parents: string[] = [];
+    for (let i = 0; i < TYPING_PARENTS; i++) {
+      const [message] = await ctx.api.post(ctx.lead.token, {
+        content: contentOf(profile.seed + 901, from + i),
+        channel_ids: [channel.id],
+      });
+      parents.push(message!.id);
+    }
+    for (const member of group) parentsOf.set(member.uid, parents);
+  }
+  const targetOf = (k: number): Record<string, unknown> =>
+    k < half
+      ? { recipients: [`uid:${pairs[k ^ 1]!.uid}`] }
+      : { message_id: parentsOf.get(typists[k]!.uid)![k % TYPING_PARENTS] };
+  const signal = (k: number, op: 'start' | 'stop') =>
+    ctx.api.call('POST', '/v1/typing', { token: typists[k]!.token, body: { ...targetOf(k), op } });
+  const n = typists.length;
+  /** Every typist at 1 signal/s (signal i from typist i mod n) until stopped (once or again); then each says stop. */
+  const typing = () => {
+    const paced = atRate(n, (i) => signal(i % n, 'start'), n);
+    let stopping: Promise<Paced> | null = null;
+    return {
+      stop: () =>
+        (stopping ??= (async () => {
+          const done = await paced.stop();
+          await mapPool(typists, 32, (_, k) => signal(k, 'stop'));
+          return done;
+        })()),
+    };
+  };
+  // Every typist holds a live socket: each is in the audience of others (its partner, its channel).
+  const listeners = await liveListeners(ctx, typists);
+  try {
+    // Typing alone: the Neo4j writes it causes (none expected), and its reads (judging audiences).
+    const [alone, aloneCost] = await costOf(ctx, async () => {
+      const running = typing();
+      await sleep(sizes.aloneSeconds * 1000);
+      return running.stop();
+    });
+    await sleep(500);
+    // Unmeasured posting first (a fresh service's first posts take seconds, its post path runs slower
+    // until compiled); the phases' own posting then starts at once, so that their Neo4j writes are
+    // their posts'.
+    await postingLoad(ctx, sizes.seconds, 9 * PART_STRIDE);
+    const posting = (part: number) => postingLoad(ctx, sizes.seconds, part * PART_STRIDE, 0);
+    const quiet = (part: number) => costOf(ctx, () => posting(part));
+    const typed = async (part: number): Promise<TypingPhase> => {
+      const running = typing();
+      // Past the first signals, which judge each target's audience.
+      await sleep(sizes.settle * 1000);
+      const phase = await costOf(ctx, () => posting(part)).finally(() => running.stop());
+      const signals = await running.stop();
+      await sleep(500);
+      return { phase, signals };
+    };
+    const loadBefore = loadNow();
+    const turns = await inTurns(
+      profile,
+      async (part): Promise<TypingPhase> => ({ phase: await quiet(part), signals: null }),
+      typed,
+    );
+    const loadAfter = loadNow();
+    const posts = (phases: TypingPhase[]) => mergeHttp(phases.map((p) => p.phase[0]));
+    const costs = (phases: TypingPhase[]) => totalCost(phases.map((p) => p.phase[1]));
+    const [without, withTyping] = [posts(turns.x), posts(turns.y)];
+    const [withoutCost, typingCost] = [costs(turns.x), costs(turns.y)];
+    const signals = [alone, ...turns.y.map((p) => p.signals!)];
+    const signalErrors = signals.reduce((sum, s) => sum + s.errors, 0);
+    if (signalErrors)
+      ctx.failures.push(
+        `typing: ${signalErrors} signals failed (${signals.find((s) => s.firstError)?.firstError})`,
+      );
+    for (const measured of [without, withTyping]) {
+      if (measured.non2xx || measured.errors)
+        ctx.failures.push(`typing: ${measured.non2xx} non-2xx posts, ${measured.errors} errors`);
+      if (measured.count === 0) ctx.failures.push('typing: no post was answered in a phase');
+    }
+    const answered = signals.flatMap((s) => s.latencies);
+    const seconds = signals.reduce((sum, s) => sum + s.seconds, 0);
+    const skipped = signals.reduce((sum, s) => sum + s.skipped, 0);
+    // Posts cut off when a phase ends (at most one per client) wrote but are not counted: "about".
+    const perPost = (cost: Cost, measured: HttpMeasured) =>
+      measured.count ? (cost.writes / measured.count).toFixed(2) : '—';
+    const who =
+      `${n} accounts type at 1 signal/s (${half} in conversations of two, ${n - half} replying in ` +
+      `channels of ${sizes.channelSize} members)`;
+    ctx.rows.push(
+      {
+        workload: `typing: ${POSTING_CLIENTS} clients post while ${who}`,
+        metric: 'msgs/s',
+        skein: withTyping.unitsPerSec,
+        limit: without.unitsPerSec,
+        limitOf: 'no typing',
+        http: null,
+        target: ampTarget(
+          profile,
+          '≥ 95% of no typing',
+          withTyping.unitsPerSec >= 0.95 * without.unitsPerSec,
+        ),
+        note:
+          `posts to one recipient each, ${without.count} and ${withTyping.count} answered (p99 ${ms(without.p99)} ` +
+          `and ${ms(withTyping.p99)} ms), phases in turns ${profile.name === 'smoke' ? 'without, with' : 'without, with, with, without'} ` +
+          `of ${sizes.seconds} s; ${answered.length} signals answered (${(answered.length / seconds).toFixed(0)}/s, ` +
+          `p50 ${ms(percentile(answered, 50))} ms, p99 ${ms(percentile(answered, 99))} ms, ${skipped} not sent while ` +
+          `${n} were in flight); every typist holds a live socket; Neo4j writes per post answered about ` +
+          `${perPost(withoutCost, without)} without typing, ${perPost(typingCost, withTyping)} with; ` +
+          `Neo4j reads/s ${readsPerSec(withoutCost).toFixed(0)} without, ${readsPerSec(typingCost).toFixed(0)} with; ` +
+          `${cpuChange(ctx, withoutCost, typingCost)}; load average ${loadBefore} before, ${loadAfter} after`,
+      },
+      {
+        workload: `typing: Neo4j writes while ${who} for ${sizes.aloneSeconds} s, nothing else`,
+        metric: 'writes',
+        skein: aloneCost.writes,
+        limit: null,
+        limitOf: 'none',
+        http: null,
+        target: { text: '0', pass: aloneCost.writes === 0 },
+        note:
+          `the service's Neo4j write transactions (its /metrics) over the signals and the stops that end them; ` +
+          `${alone.latencies.length} signals answered; ${readsPerSec(aloneCost).toFixed(0)} Neo4j reads/s ` +
+          `(each target's audience, judged once per 15 s); service CPU ` +
+          `${((aloneCost.service / aloneCost.ms) * 100).toFixed(0)}% of a core`,
+      },
+    );
+  } finally {
+    await listeners.close();
+  }
+}
+
 const WORKLOAD_RUNNERS: [Workload, (ctx: Context) => Promise<void>][] = [
   ['post', postWorkloads],
   ['read', readWorkload],
@@ -1859,6 +2480,8 @@ const WORKLOAD_RUNNERS: [Workload, (ctx: Context) => Promise<void>][] = [
   ['webhooks', webhookWorkload],
   ['scaleout', scaleOutWorkload],
   ['amplification', amplificationWorkload],
+  ['stream', streamWorkload],
+  ['typing', typingWorkload],
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -2014,7 +2637,13 @@ async function main(): Promise<void> {
       // The seeded fan-out members are the lead's managed users (1,000 on the small profile): under
       // the default cap of 50 the lead could create no writer or bot.
       SKEIN_MAX_MANAGED_USERS: '100000',
-      // The amplification workload reads the service's Neo4j read transactions from /metrics.
+      // The stream workload appends 50 chunks a second as one account (the default allows 3,000 a
+      // minute) and opens 100 streams at once; the typing workload's 1,000 accounts renew each second
+      // (SKEIN_RATE_LIMIT_ACTIONS_PER_MIN above).
+      SKEIN_RATE_LIMIT_STREAM_APPENDS_PER_MIN: '1000000',
+      SKEIN_MAX_OPEN_STREAMS_PER_USER: '1000',
+      // The amplification workload reads the service's Neo4j read transactions from /metrics; the
+      // typing workload its write transactions, the stream workload its heap.
       SKEIN_METRICS_TOKEN: METRICS_TOKEN,
       SKEIN_ADMIN_TAG: ADMIN_TAG,
       SKEIN_ADMIN_PASSWORD: ADMIN_PASSWORD,

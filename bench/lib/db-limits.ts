@@ -331,6 +331,7 @@ export class DbLimits {
             root_id: rootId,
             tags: [],
             import_info_json: null,
+            stream_json: null,
           });
           if (parentId) edges.replies.push({ parent_id: parentId, child_id: id });
           for (const wanted of recipientUids) {

@@ -1,6 +1,13 @@
 // The bench's side of lib/listener-process.ts: the fan-out's sockets, opened, armed for a round and
-// read in a process of their own, one request at a time over the IPC channel.
-import type { Answered, Arrivals, ListenerAnswer, ListenerRequest } from './listener-process.js';
+// read in a process of their own, one request at a time over the IPC channel. The stream workload's
+// live sockets (?live=true) are read there too: when each chunk reached them.
+import type {
+  Answered,
+  Arrivals,
+  ChunkArrivals,
+  ListenerAnswer,
+  ListenerRequest,
+} from './listener-process.js';
 import { startListenerProcess } from './processes.js';
 
 /** A request as the caller gives it: its id is added when it is sent. */
@@ -55,6 +62,19 @@ export class FanOutListeners {
   /** Waits until `count` frames arrived since arm() (or `timeoutMs` passed). */
   async lastOf(count: number, timeoutMs: number): Promise<Arrivals> {
     return (await this.request({ op: 'last', count, timeoutMs })).arrivals!;
+  }
+
+  /**
+   * The chunks of these streams (each with its last seq) as the sockets got them, once `sockets`
+   * sockets (all by default) have each stream's last one, or `timeoutMs` passed; the streams are then
+   * forgotten.
+   */
+  async chunksOf(
+    streams: { stream_id: string; seq: number }[],
+    timeoutMs: number,
+    sockets = this.count,
+  ): Promise<Record<string, ChunkArrivals>> {
+    return (await this.request({ op: 'chunks', streams, sockets, timeoutMs })).chunks!;
   }
 
   /** Closes the sockets with a closing handshake and stops the process. */

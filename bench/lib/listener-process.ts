@@ -4,14 +4,23 @@
 // again and again: 1.5 to 1.9 s of the bench process's CPU in rounds that took about a second, its
 // main thread only 0.4 of it (2026-11-28), most of it outside the GC pauses that Node reports. In this small heap the frames
 // cost what a client's frames cost. Arrival times are process.hrtime (CLOCK_MONOTONIC): the same
-// clock in both processes.
+// clock in both processes. Sockets opened with ?live=true also record when each streamed chunk
+// (stream.appended, decision 031) reached them, for the stream workload.
 import type { WebSocket } from 'ws';
-import { closeAll, openMany, type FrameCounter } from './realtime.js';
+import { closeAll, openMany, type FrameCounter, type StreamFrame } from './realtime.js';
 
 export type ListenerRequest =
   | { id: number; op: 'open'; urls: string[]; waitForReadyFrame: boolean }
   | { id: number; op: 'arm' }
   | { id: number; op: 'last'; count: number; timeoutMs: number }
+  | {
+      id: number;
+      op: 'chunks';
+      /** Each stream with its last seq: answered once that seq reached `sockets` sockets (or at the time-out). */
+      streams: { stream_id: string; seq: number }[];
+      sockets: number;
+      timeoutMs: number;
+    }
   | { id: number; op: 'close' };
 
 export interface Arrivals {
@@ -23,6 +32,16 @@ export interface Arrivals {
   firstEvent: unknown;
 }
 
+/**
+ * One stream's chunks as the sockets got them, indexed by seq (index 0 unused): how many sockets got
+ * chunk seq, and when the last of them did (monotonicMs); `frames`: its stream.appended frames in all.
+ */
+export interface ChunkArrivals {
+  count: number[];
+  last: number[];
+  frames: number;
+}
+
 /** What a request gives back when it succeeds. */
 export interface Answered {
   ok: true;
@@ -30,6 +49,8 @@ export interface Answered {
   opened?: number;
   /** last: the round's arrivals. */
   arrivals?: Arrivals;
+  /** chunks: by stream id. */
+  chunks?: Record<string, ChunkArrivals>;
 }
 
 export type ListenerAnswer = { id: number } & (Answered | { ok: false; error: string });
@@ -77,19 +98,79 @@ class Round implements FrameCounter {
   }
 }
 
+/**
+ * Arrivals of streamed chunks: a stream.appended frame carries the chunks after..seq joined (a
+ * reader that fell behind gets several in one frame), so each of them counts as arrived with it.
+ */
+class Chunks {
+  private readonly streams = new Map<string, ChunkArrivals>();
+  private waiter: { done: () => boolean; resolve: () => void } | null = null;
+
+  onStream(at: number, frame: StreamFrame): void {
+    if (frame.type !== 'stream.appended' || frame.stream_id === undefined || frame.seq === undefined) return;
+    let stream = this.streams.get(frame.stream_id);
+    if (!stream) {
+      stream = { count: [], last: [], frames: 0 };
+      this.streams.set(frame.stream_id, stream);
+    }
+    stream.frames++;
+    for (let seq = (frame.after ?? frame.seq - 1) + 1; seq <= frame.seq; seq++) {
+      stream.count[seq] = (stream.count[seq] ?? 0) + 1;
+      stream.last[seq] = Math.max(stream.last[seq] ?? 0, at);
+    }
+    if (this.waiter?.done()) this.waiter.resolve();
+  }
+
+  /** Waits until each stream's last seq reached `sockets` sockets (or `timeoutMs` passed), then forgets them. */
+  async of(
+    streams: { stream_id: string; seq: number }[],
+    sockets: number,
+    timeoutMs: number,
+  ): Promise<Record<string, ChunkArrivals>> {
+    const done = () =>
+      streams.every(({ stream_id, seq }) => (this.streams.get(stream_id)?.count[seq] ?? 0) >= sockets);
+    if (!done()) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs);
+        this.waiter = {
+          done,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        };
+      });
+      this.waiter = null;
+    }
+    const answer: Record<string, ChunkArrivals> = {};
+    for (const { stream_id } of streams) {
+      answer[stream_id] = this.streams.get(stream_id) ?? { count: [], last: [], frames: 0 };
+      this.streams.delete(stream_id);
+    }
+    return answer;
+  }
+}
+
 const round = new Round();
+const chunks = new Chunks();
+const counter: FrameCounter = {
+  onFrame: (at, bytes, frame) => round.onFrame(at, bytes, frame),
+  onStream: (at, frame) => chunks.onStream(at, frame),
+};
 let sockets: WebSocket[] = [];
 
 async function answer(request: ListenerRequest): Promise<Answered> {
   switch (request.op) {
     case 'open':
-      sockets = sockets.concat(await openMany(request.urls, round, request.waitForReadyFrame));
+      sockets = sockets.concat(await openMany(request.urls, counter, request.waitForReadyFrame));
       return { ok: true, opened: sockets.length };
     case 'arm':
       round.arm();
       return { ok: true };
     case 'last':
       return { ok: true, arrivals: await round.lastOf(request.count, request.timeoutMs) };
+    case 'chunks':
+      return { ok: true, chunks: await chunks.of(request.streams, request.sockets, request.timeoutMs) };
     case 'close':
       await closeAll(sockets);
       sockets = [];

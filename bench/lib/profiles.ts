@@ -14,6 +14,8 @@ export const WORKLOADS = [
   'webhooks',
   'scaleout',
   'amplification',
+  'stream',
+  'typing',
 ] as const;
 export type Workload = (typeof WORKLOADS)[number];
 

@@ -19,9 +19,20 @@ export interface Listener {
   ready: Promise<void>;
 }
 
+/** A live frame of a streamed reply (decision 031), as far as the bench reads it. */
+export interface StreamFrame {
+  type: string;
+  stream_id?: string;
+  /** stream.appended: the chunks after `after` up to `seq`, joined. */
+  after?: number;
+  seq?: number;
+}
+
 export interface FrameCounter {
   /** Called for every notification frame with its arrival time and raw size. */
   onFrame: (at: number, bytes: number, frame: { type?: string; event?: unknown; seq?: number }) => void;
+  /** Called for every `stream.*` frame (sockets opened with ?live=true), with its arrival time. */
+  onStream?: (at: number, frame: StreamFrame) => void;
 }
 
 /** Opens one socket; Skein's /v1/ws/v1 takes the token as ?access_token= and answers a ready frame. */
@@ -56,6 +67,7 @@ export function openListener(
       const frame = JSON.parse(text) as { type?: string; event?: unknown; seq?: number };
       if (frame.type === 'ready') done();
       else if (frame.type === 'notification') counter?.onFrame(at, Buffer.byteLength(text), frame);
+      else if (frame.type?.startsWith('stream.')) counter?.onStream?.(at, frame as StreamFrame);
     });
   });
   // Errors after readiness (e.g. the server closing at the end) are not the benchmark's business.

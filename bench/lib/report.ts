@@ -13,7 +13,11 @@ export type Metric =
   | 'MiB'
   | 'CPU ms'
   /** Neo4j read transactions the service ran per second (its /metrics). */
-  | 'reads/s';
+  | 'reads/s'
+  /** Neo4j write transactions the service ran (its /metrics), a count. */
+  | 'writes'
+  /** Memory per item (e.g. heap per open stream). */
+  | 'KiB';
 
 export interface Target {
   text: string;
@@ -28,10 +32,12 @@ export interface Row {
   /**
    * The limit: the same Cypher through neo4j-driver, or the bare WebSocket server; for the scale-out
    * rows, the same load on one instance where Skein's column has it spread over two; for the
-   * amplification rows, the run's other phase: without the profile edits, or with contexts off (see `limitOf`).
+   * amplification rows, the run's other phase: without the profile edits, or with contexts off; for the
+   * typing rows, the same posting without typing (see `limitOf`).
    */
   limit: number | null;
-  limitOf: 'neo4j-driver' | 'bare ws' | '1 instance' | 'no load' | 'no edits' | 'context off' | 'none';
+  limitOf:
+    'neo4j-driver' | 'bare ws' | '1 instance' | 'no load' | 'no edits' | 'context off' | 'no typing' | 'none';
   /** The bare node:http server with the same body sizes and connections. */
   http: number | null;
   target: Target | null;
@@ -129,7 +135,7 @@ export function renderMarkdown(report: RunReport): string {
     'Limit: the same Cypher through neo4j-driver (throughput at the same concurrency, or latency one at a ' +
       'time), except where marked "bare ws" (a WebSocket server with no database), "1 instance" (scale-out: ' +
       "Skein's column is the load spread over two instances on one Neo4j, the limit column the same load on " +
-      'one) or "no load", "no edits", "context off" (the same measurement in another phase of the run). ' +
+      'one) or "no load", "no edits", "context off", "no typing" (the same measurement in another phase of the run). ' +
       'Ratio: Skein ÷ limit, as a share for throughput and as a multiple for latency, memory and CPU ' +
       'time. Bare HTTP: a node:http server answering a body of the same size with the same connections. ' +
       'See docs/benchmarks.md.',
