@@ -137,7 +137,7 @@ describe('ctx.replyStream and typing', () => {
       const ended = reader.frames.find((f) => f.type === 'stream.ended');
       expect(ended).toMatchObject({ ended: 'finished', message_id: reply!.message!.id });
     } finally {
-      reader.socket.close();
+      await reader.socket.close();
     }
   });
 
@@ -175,7 +175,7 @@ describe('ctx.replyStream and typing', () => {
       expect(reply!.message).toMatchObject({ stream: { ended: 'stopped', stopped_by: { uid: asker.uid } } });
       expect(reply!.message!.content).toMatch(/^word0 /);
     } finally {
-      reader.socket.close();
+      await reader.socket.close();
     }
   });
 
