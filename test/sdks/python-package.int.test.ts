@@ -207,6 +207,7 @@ describe('Python SDK: the wheel, installed outside the repository', () => {
         'skein_chat/examples/echo_bot.py',
         'skein_chat/examples/context_bot.py',
         'skein_chat/examples/webhook_bot.py',
+        'skein_chat/examples/stream_bot.py',
         'skein_chat-0.2.0.dist-info/licenses/LICENSE',
       ]),
     );

@@ -177,6 +177,7 @@ describe('the TypeScript SDK, packed and installed into a project outside the re
     expect(readdirSync(path.join(installed, 'examples')).sort()).toEqual([
       'context-bot.ts',
       'echo-bot.ts',
+      'stream-bot.ts',
       'webhook-bot.ts',
     ]);
   });
