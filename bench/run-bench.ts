@@ -2353,24 +2353,16 @@ async function typingWorkload(ctx: Context): Promise<void> {
     k < half
       ? { recipients: [`uid:${pairs[k ^ 1]!.uid}`] }
       : { message_id: parentsOf.get(typists[k]!.uid)![k % TYPING_PARENTS] };
-  const signal = (k: number, op: 'start' | 'stop') =>
-    ctx.api.call('POST', '/v1/typing', { token: typists[k]!.token, body: { ...targetOf(k), op } });
   const n = typists.length;
-  /** Every typist at 1 signal/s (signal i from typist i mod n) until stopped (once or again); then each says stop. */
-  const typing = () => {
-    const paced = atRate(n, (i) => signal(i % n, 'start'), n);
-    let stopping: Promise<Paced> | null = null;
-    return {
-      stop: () =>
-        (stopping ??= (async () => {
-          const done = await paced.stop();
-          await mapPool(typists, 32, (_, k) => signal(k, 'stop'));
-          return done;
-        })()),
-    };
-  };
   // Every typist holds a live socket: each is in the audience of others (its partner, its channel).
+  // Signals go over it as {"type": "typing"} frames, as the SDKs send them (no HTTP request each).
   const listeners = await liveListeners(ctx, typists);
+  /** Every typist at 1 signal/s until stopped (once or again); then each says stop. */
+  const typing = () => {
+    const started = listeners.startTyping(typists.map((_, k) => targetOf(k)));
+    let stopping: Promise<Paced> | null = null;
+    return { stop: () => (stopping ??= started.then(() => listeners.stopTyping(true))) };
+  };
   try {
     // Typing alone: the Neo4j writes it causes (none expected), and its reads (judging audiences).
     const [alone, aloneCost] = await costOf(ctx, async () => {
@@ -2443,7 +2435,8 @@ async function typingWorkload(ctx: Context): Promise<void> {
           `and ${ms(withTyping.p99)} ms), phases in turns ${profile.name === 'smoke' ? 'without, with' : 'without, with, with, without'} ` +
           `of ${sizes.seconds} s; ${answered.length} signals answered (${(answered.length / seconds).toFixed(0)}/s, ` +
           `p50 ${ms(percentile(answered, 50))} ms, p99 ${ms(percentile(answered, 99))} ms, ${skipped} not sent while ` +
-          `${n} were in flight); every typist holds a live socket; Neo4j writes per post answered about ` +
+          `the socket's last was unanswered); signals are {"type": "typing"} frames on each typist's live socket; ` +
+          `Neo4j writes per post answered about ` +
           `${perPost(withoutCost, without)} without typing, ${perPost(typingCost, withTyping)} with; ` +
           `Neo4j reads/s ${readsPerSec(withoutCost).toFixed(0)} without, ${readsPerSec(typingCost).toFixed(0)} with; ` +
           `${cpuChange(ctx, withoutCost, typingCost)}; load average ${loadBefore} before, ${loadAfter} after`,

@@ -7,6 +7,7 @@ import type {
   ChunkArrivals,
   ListenerAnswer,
   ListenerRequest,
+  TypingSent,
 } from './listener-process.js';
 import { startListenerProcess } from './processes.js';
 
@@ -75,6 +76,16 @@ export class FanOutListeners {
     sockets = this.count,
   ): Promise<Record<string, ChunkArrivals>> {
     return (await this.request({ op: 'chunks', streams, sockets, timeoutMs })).chunks!;
+  }
+
+  /** Each socket sends its typing frame (`{"type": "typing", …}`) once a second, spread evenly, until stopTyping(). */
+  async startTyping(frames: (Record<string, unknown> | null)[]): Promise<void> {
+    await this.request({ op: 'typing-start', frames });
+  }
+
+  /** Stops the typing; with `stopFrames` each typist then says stop. Answers the signals sent and answered. */
+  async stopTyping(stopFrames: boolean): Promise<TypingSent> {
+    return (await this.request({ op: 'typing-stop', stopFrames })).typing!;
   }
 
   /** Closes the sockets with a closing handshake and stops the process. */

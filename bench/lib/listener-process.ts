@@ -7,7 +7,7 @@
 // clock in both processes. Sockets opened with ?live=true also record when each streamed chunk
 // (stream.appended, decision 031) reached them, for the stream workload.
 import type { WebSocket } from 'ws';
-import { closeAll, openMany, type FrameCounter, type StreamFrame } from './realtime.js';
+import { closeAll, monotonicMs, openMany, type FrameCounter, type StreamFrame } from './realtime.js';
 
 export type ListenerRequest =
   | { id: number; op: 'open'; urls: string[]; waitForReadyFrame: boolean }
@@ -21,6 +21,13 @@ export type ListenerRequest =
       sockets: number;
       timeoutMs: number;
     }
+  | {
+      id: number;
+      op: 'typing-start';
+      /** Per socket (in the order opened) the typing frame it sends once a second; null: none. */
+      frames: (Record<string, unknown> | null)[];
+    }
+  | { id: number; op: 'typing-stop'; stopFrames: boolean }
   | { id: number; op: 'close' };
 
 export interface Arrivals {
@@ -51,6 +58,19 @@ export interface Answered {
   arrivals?: Arrivals;
   /** chunks: by stream id. */
   chunks?: Record<string, ChunkArrivals>;
+  /** typing-stop: the signals sent over the sockets since typing-start and their answers. */
+  typing?: TypingSent;
+}
+
+/** Typing signals sent as socket frames (decision 031), and how they were answered. */
+export interface TypingSent {
+  /** From the frame's send to its typing.ok (ms). */
+  latencies: number[];
+  errors: number;
+  firstError?: string;
+  /** Frames not sent because the socket's previous one was unanswered. */
+  skipped: number;
+  seconds: number;
 }
 
 export type ListenerAnswer = { id: number } & (Answered | { ok: false; error: string });
@@ -151,11 +171,70 @@ class Chunks {
   }
 }
 
+/** Each socket sends its typing frame once a second, spread evenly, one unanswered frame at most. */
+class Typists {
+  private timer: NodeJS.Timeout | null = null;
+  private readonly sentAt = new Map<string, number>();
+  private sent: TypingSent = { latencies: [], errors: 0, skipped: 0, seconds: 0 };
+  private startedAt = 0;
+  private next = 0;
+
+  start(frames: (Record<string, unknown> | null)[]): void {
+    if (this.timer) clearInterval(this.timer);
+    this.sent = { latencies: [], errors: 0, skipped: 0, seconds: 0 };
+    this.sentAt.clear();
+    this.startedAt = monotonicMs();
+    const typists = frames.flatMap((frame, k) => (frame && sockets[k] ? [{ k, frame }] : []));
+    if (typists.length === 0) return;
+    this.timer = setInterval(() => {
+      const { k, frame } = typists[this.next++ % typists.length]!;
+      const id = String(k);
+      if (this.sentAt.has(id)) {
+        this.sent.skipped++;
+        return;
+      }
+      this.sentAt.set(id, monotonicMs());
+      sockets[k]!.send(JSON.stringify({ ...frame, type: 'typing', id }));
+    }, 1000 / typists.length);
+  }
+
+  onReply(at: number, frame: { type: string; id?: string | null; code?: string; detail?: unknown }): void {
+    const sentAt = frame.id == null ? undefined : this.sentAt.get(frame.id);
+    if (sentAt === undefined) return;
+    this.sentAt.delete(frame.id!);
+    if (frame.type === 'typing.ok') this.sent.latencies.push(at - sentAt);
+    else {
+      this.sent.errors++;
+      this.sent.firstError ??= `${frame.code}: ${JSON.stringify(frame.detail)}`;
+    }
+  }
+
+  /** Stops sending; with `stopFrames`, each socket then says stop (answers awaited up to 10 s). */
+  async stop(stopFrames = false, frames: (Record<string, unknown> | null)[] = []): Promise<TypingSent> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.sent.seconds = (monotonicMs() - this.startedAt) / 1000;
+    if (stopFrames) {
+      frames.forEach((frame, k) => {
+        if (!frame) return;
+        sockets[k]?.send(JSON.stringify({ ...frame, type: 'typing', op: 'stop' }));
+      });
+    }
+    const deadline = monotonicMs() + 10_000;
+    while (this.sentAt.size > 0 && monotonicMs() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    return this.sent;
+  }
+}
+
 const round = new Round();
+const typists = new Typists();
+let typingFrames: (Record<string, unknown> | null)[] = [];
 const chunks = new Chunks();
 const counter: FrameCounter = {
   onFrame: (at, bytes, frame) => round.onFrame(at, bytes, frame),
   onStream: (at, frame) => chunks.onStream(at, frame),
+  onReply: (at, frame) => typists.onReply(at, frame),
 };
 let sockets: WebSocket[] = [];
 
@@ -171,6 +250,12 @@ async function answer(request: ListenerRequest): Promise<Answered> {
       return { ok: true, arrivals: await round.lastOf(request.count, request.timeoutMs) };
     case 'chunks':
       return { ok: true, chunks: await chunks.of(request.streams, request.sockets, request.timeoutMs) };
+    case 'typing-start':
+      typingFrames = request.frames;
+      typists.start(request.frames);
+      return { ok: true };
+    case 'typing-stop':
+      return { ok: true, typing: await typists.stop(request.stopFrames, typingFrames) };
     case 'close':
       await closeAll(sockets);
       sockets = [];

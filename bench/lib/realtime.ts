@@ -33,6 +33,11 @@ export interface FrameCounter {
   onFrame: (at: number, bytes: number, frame: { type?: string; event?: unknown; seq?: number }) => void;
   /** Called for every `stream.*` frame (sockets opened with ?live=true), with its arrival time. */
   onStream?: (at: number, frame: StreamFrame) => void;
+  /** Called for every answer to a client frame (`typing.ok`, `error`), with its arrival time. */
+  onReply?: (
+    at: number,
+    frame: { type: string; id?: string | null; code?: string; detail?: unknown },
+  ) => void;
 }
 
 /** Opens one socket; Skein's /v1/ws/v1 takes the token as ?access_token= and answers a ready frame. */
@@ -68,6 +73,8 @@ export function openListener(
       if (frame.type === 'ready') done();
       else if (frame.type === 'notification') counter?.onFrame(at, Buffer.byteLength(text), frame);
       else if (frame.type?.startsWith('stream.')) counter?.onStream?.(at, frame as StreamFrame);
+      else if (frame.type === 'typing.ok' || frame.type === 'error')
+        counter?.onReply?.(at, frame as { type: string; id?: string | null });
     });
   });
   // Errors after readiness (e.g. the server closing at the end) are not the benchmark's business.

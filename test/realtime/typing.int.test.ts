@@ -277,6 +277,27 @@ describe('refusals', () => {
     expect(answers[3]!.headers.get('retry-after')).toMatch(/^\d+$/);
   });
 
+  it('a {"type": "typing"} frame on the socket is the same operation, answered with its id', async () => {
+    const [typist, reader] = await Promise.all([registerWriter(api), registerWriter(api)]);
+    const readerSocket = await listen(reader);
+    const typistSocket = await listen(typist, api, false);
+    typistSocket.send({ type: 'typing', id: 'a1', recipients: [reader.tag], status: 'over the socket' });
+    expect(await typistSocket.next()).toMatchObject({
+      type: 'typing.ok',
+      id: 'a1',
+      op: 'start',
+      renew_in_ms: 4000,
+    });
+    expect(await readerSocket.next()).toMatchObject({ type: 'typing.started', status: 'over the socket' });
+    typistSocket.send({ type: 'typing', id: 'a2', message_id: 'ffffffff' });
+    expect(await typistSocket.next()).toMatchObject({ type: 'error', id: 'a2', code: 'message_not_found' });
+    typistSocket.send({ type: 'typing', id: 'a3', recipients: [reader.tag], status: 'x'.repeat(65) });
+    expect(await typistSocket.next()).toMatchObject({ type: 'error', id: 'a3', code: 'validation_error' });
+    typistSocket.send({ type: 'typing', recipients: [reader.tag], op: 'stop' });
+    expect(await typistSocket.next()).toMatchObject({ type: 'typing.ok', id: null, op: 'stop' });
+    expect(await readerSocket.next()).toMatchObject({ type: 'typing.stopped' });
+  });
+
   it('GraphQL setTyping is the same operation', async () => {
     const [typist, reader] = await Promise.all([registerWriter(api), registerWriter(api)]);
     const socket = await listen(reader);

@@ -88,6 +88,8 @@ export function mountEventRoutes(routes: RouteTable, ctx: AppContext): void {
       'in the event log, never replayed by `since`): `typing.started` / `typing.stopped` (POST /v1/typing) and ' +
       '`stream.opened` / `stream.appended` / `stream.stop_requested` / `stream.ended` (POST /v1/streams), for what ' +
       'you may see; it first gets the typing signals active for you and the open streams with their text so far. ' +
+      'A client may also send `{"type": "typing", "id"?, …}` with the body of POST /v1/typing: answered ' +
+      '`{"type": "typing.ok", "id", "op", "expires_at", "renew_in_ms"}` or an error frame carrying the same `id`. ' +
       'Refusals complete the upgrade, send an error frame ' +
       'and close with 4401 (not authenticated, or the credential ended), 4403 (`insufficient_scope`: no ' +
       'realtime.connect or messages.read; `api_access_required`; `csrf_rejected`: a cookie from another site), ' +

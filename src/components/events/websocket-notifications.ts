@@ -6,6 +6,9 @@
 //            its conversation context as the caller may read it (message-contexts.ts, decision 028).
 //   With ?live=true also live frames (src/components/live/, decision 031): typing.* and stream.*,
 //            never in the log; first the active typing signals and open streams' snapshots.
+//   client {"type":"typing", message_id | channel_id | recipients, op?, status?, id?} → {"type":
+//            "typing.ok", id, op, expires_at, renew_in_ms} or an error frame with the same id: POST
+//            /v1/typing without HTTP (live/set-typing.ts), for clients that type often.
 //   client {"type":"ping"} → {"type":"pong"}; any other frame → {"type":"error","code","detail"}
 //            (code invalid_frame); the socket stays open.
 //   ending → an error frame {"type":"error","code","detail"}, then a close whose reason is that
@@ -26,6 +29,7 @@ import type { AppContext } from '../../platform/context.js';
 import { validationError } from '../../platform/errors.js';
 import { decodeCursor } from '../event-log/event-log.js';
 import { joinLive } from '../live/join-live.js';
+import { typingOverSocket } from '../live/set-typing.js';
 import { IncludeContextFlag, LiveFlag } from './events.schemas.js';
 import { withinBudget } from './event-budget.js';
 import { largeFrameTurn } from './frame-turns.js';
@@ -155,11 +159,14 @@ export function serveNotificationSocket(
   const answer = (data: RawData, isBinary: boolean): void => {
     const frame = isBinary ? undefined : parseFrame(data);
     if (frame?.type === 'ping') send({ type: 'pong' });
-    else
+    else if (frame?.type === 'typing') {
+      // The same use case as POST /v1/typing, without HTTP: the socket's caller, its rate limit.
+      void typingOverSocket(ctx, live.caller, frame).then((reply) => sendText(JSON.stringify(reply)));
+    } else
       send({
         type: 'error',
         code: 'invalid_frame',
-        detail: 'Clients send only {"type":"ping"} as JSON text.',
+        detail: 'Clients send {"type":"ping"} or {"type":"typing", …} as JSON text.',
       });
   };
 

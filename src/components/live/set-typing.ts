@@ -9,11 +9,12 @@ import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
 import { AppError, messageNotFound, validationError } from '../../platform/errors.js';
-import type { InputLocation } from '../../platform/validation.js';
+import { parseInput, type InputLocation } from '../../platform/validation.js';
+import { consumeAccountLimit } from '../../platform/rate-limits.js';
 import { resolvePostRefs } from '../messages/messages-repository.js';
 import { parseRecipient } from '../messages/recipients.js';
 import type { Audience, TypingTarget } from './live-frames.js';
-import type { TypingInput, TypingResult } from './live.schemas.js';
+import { TypingInput, type TypingResult } from './live.schemas.js';
 import {
   TYPING_EXPIRES_MS,
   TYPING_RENEW_MS,
@@ -64,6 +65,28 @@ export async function setTyping(
     expires_at: new Date(Date.now() + TYPING_EXPIRES_MS).toISOString(),
     renew_in_ms: TYPING_RENEW_MS,
   };
+}
+
+/**
+ * `{"type": "typing", …}` on /v1/ws/v1: the body of POST /v1/typing in a frame, with an optional `id`
+ * (at most 64 characters) echoed in the answer. Answers `typing.ok` or an error frame with the
+ * contract's code and detail (and the id); counts against the same per-account limit.
+ */
+export async function typingOverSocket(ctx: AppContext, caller: Caller, frame: object): Promise<object> {
+  const { type: _type, id: rawId, ...body } = frame as Record<string, unknown>;
+  const id = typeof rawId === 'string' && rawId.length <= 64 ? rawId : null;
+  try {
+    await consumeAccountLimit(ctx.limits.typingByAccount, caller);
+    const input = parseInput(TypingInput, body, 'body');
+    return { type: 'typing.ok', id, ...(await setTyping(ctx, caller, input)) };
+  } catch (error) {
+    if (!(error instanceof AppError)) {
+      ctx.log.error({ err: error, uid: caller.uid }, 'typing over the socket failed');
+      return { type: 'error', id, code: 'internal_error', detail: 'The typing signal failed.' };
+    }
+    const { code, detail } = error.toBody();
+    return { type: 'error', id, code, detail };
+  }
 }
 
 /** The target and its audience; a renewal reuses what was judged within AUDIENCE_KEPT_MS. */
