@@ -2168,7 +2168,8 @@ async function streamWorkload(ctx: Context): Promise<void> {
     await streamRun(ctx, listeners, lead, { ...one, chunks: sizes.warmupChunks, salt: 802 }, n);
     const quiet = await streamRun(ctx, listeners, lead, { ...one, salt: 803 }, n);
     let loadEnded = false;
-    const load = postingLoad(ctx, sizes.seconds + 3 * settle).finally(() => {
+    // Twice the stream's nominal time: under load its appends, one at a time, take longer than 20 ms.
+    const load = postingLoad(ctx, 2 * sizes.seconds + 3 * settle).finally(() => {
       loadEnded = true;
     });
     // The posting reaches its steady rate first.
