@@ -65,6 +65,10 @@ const ATTEMPTS: Attempt[] = [
   { route: 'GET /v1/messages/similar/{message_id}', expect: [404] },
   { route: 'GET /v1/messages/search/similar/{message_id}', expect: [404] },
   { route: 'POST /v1/messages/{message_id}/ping', body: { recipients: ['uid:{owner}'] }, expect: [404] },
+  { route: 'POST /v1/streams/{stream_id}/chunks', body: { seq: 2, text: 'taken over' }, expect: [404] },
+  { route: 'POST /v1/streams/{stream_id}/finish', body: { last_seq: 1 }, expect: [404] },
+  { route: 'POST /v1/streams/{stream_id}/stop', expect: [404] },
+  { route: 'GET /v1/streams/{stream_id}', expect: [404] },
   { route: 'GET /v1/channels/{channel_id}', expect: [403, 404] },
   { route: 'PATCH /v1/channels/{channel_id}', body: { display_name: 'mine now' }, expect: [403, 404] },
   { route: 'DELETE /v1/channels/{channel_id}', expect: [403, 404] },
@@ -107,6 +111,11 @@ beforeAll(async () => {
   const message = await postMessage(api, owner.token, { content: 'owner only', recipients: [other.tag] });
   const second = await postMessage(api, owner.token, { content: 'owner second' });
   const channel = await channelWith(api, owner, [other]);
+  const stream = await api.request<{ stream_id: string }>('POST', '/v1/streams', {
+    token: owner.token,
+    body: { parent_id: message.id, content: 'owner streaming' },
+  });
+  expect(stream.status).toBe(201);
   const key = await createKey(api, owner.token);
   const bot = await createManaged(api, owner.token);
   const session = await api.request<{ session_id: string }>('GET', '/v1/auth/session', {
@@ -125,6 +134,7 @@ beforeAll(async () => {
     message_id_from: message.id,
     message_id_to: second.id,
     channel_id: channel.id,
+    stream_id: stream.body.stream_id,
     key_id: key.key_id,
     session_id: session.body.session_id,
     subject_uid: bot.uid,

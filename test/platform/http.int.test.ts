@@ -37,6 +37,8 @@ const ROUTES = [
   'GET /healthz',
   'GET /readyz',
   'GET /v1/openapi.json',
+  'GET /v1/streams',
+  'GET /v1/streams/{stream_id}',
   // identity/identity.rest.ts
   'GET /v1/auth/.well-known/jwks.json',
   'POST /v1/auth/token',
@@ -106,6 +108,11 @@ const ROUTES = [
   'GET /v1/links/messages/{message_id}/outgoing',
   // recipients/recipients.rest.ts
   'POST /v1/recipients/add',
+  'POST /v1/streams',
+  'POST /v1/streams/{stream_id}/chunks',
+  'POST /v1/streams/{stream_id}/finish',
+  'POST /v1/streams/{stream_id}/stop',
+  'POST /v1/typing',
   'DELETE /v1/recipients/remove',
   // channels/channels.rest.ts
   'GET /v1/channels',

@@ -88,7 +88,8 @@ async function bothInstancesConnected(url: string): Promise<void> {
     for (let attempt = 0; attempt < 150; attempt++) {
       const list = String(await probe.client('LIST'));
       const publishers = (list.match(/name=skein-publisher /g) ?? []).length;
-      const subscribers = (list.match(/name=skein-subscriber .*sub=1 /g) ?? []).length;
+      // Subscribed to both channels: skein:events and skein:live (typing, streamed chunks).
+      const subscribers = (list.match(/name=skein-subscriber .*sub=2 /g) ?? []).length;
       if (publishers === 2 && subscribers === 2) return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -263,7 +263,7 @@ describe('SkeinBot over the notification socket', () => {
     const bot = new SkeinBot({ url: api.url, logger: false, handleSignals: false, env: {} }).onMessage(
       () => undefined,
     );
-    await expect(bot.start()).rejects.toThrow(/SKEIN_TOKEN.*SKEIN_API_KEY/);
+    await expect(bot.start()).rejects.toThrow(/SKEIN_API_KEY.*SKEIN_TOKEN/);
   });
 });
 
