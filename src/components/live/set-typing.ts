@@ -73,7 +73,10 @@ export async function setTyping(
  * contract's code and detail (and the id); counts against the same per-account limit.
  */
 export async function typingOverSocket(ctx: AppContext, caller: Caller, frame: object): Promise<object> {
-  const { type: _type, id: rawId, ...body } = frame as Record<string, unknown>;
+  const body: Record<string, unknown> = { ...frame };
+  const rawId = body.id;
+  delete body.id;
+  delete body.type;
   const id = typeof rawId === 'string' && rawId.length <= 64 ? rawId : null;
   try {
     await consumeAccountLimit(ctx.limits.typingByAccount, caller);
