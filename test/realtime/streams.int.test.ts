@@ -12,7 +12,8 @@ import { channelWith, registerCreator } from '../channels/channel-helpers.js';
 import { postMessage, registerWriter, type TestUser } from '../support/factories.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { closeAllSockets, openSocket, socketUrl, type Frame, type TestSocket } from '../support/ws-client.js';
+import { closeAllSockets, socketUrl, type Frame, type TestSocket } from '../support/ws-client.js';
+import { audienceCast, listenLive, liveFramesUntil } from './live-helpers.js';
 
 let api: TestServer;
 let quick: TestServer;
@@ -50,11 +51,7 @@ interface Stream {
   message_id: string | null;
 }
 
-async function listen(user: TestUser, server = api): Promise<TestSocket> {
-  const socket = await openSocket(server, { token: user.token, query: { live: 'true' } });
-  expect(await socket.next()).toMatchObject({ type: 'ready', uid: user.uid });
-  return socket;
-}
+const listen = (user: TestUser, server = api) => listenLive(server, user);
 
 async function open(writer: TestUser, body: Record<string, unknown>, server = api): Promise<Stream> {
   const res = await server.request<Stream>('POST', '/v1/streams', { token: writer.token, body });
@@ -77,21 +74,6 @@ function finish(writer: TestUser, id: string, lastSeq: number, server = api, inc
   );
 }
 
-function isSentOf(frame: Frame, messageId: string): boolean {
-  const event = frame.event as { type?: string; content?: { messages?: { id: string }[] } } | undefined;
-  return frame.type === 'notification' && (event?.content?.messages ?? []).some((m) => m.id === messageId);
-}
-
-/** The live frames (not notifications) a socket got before the notification of `messageId`. */
-async function liveFramesUntil(socket: TestSocket, messageId: string): Promise<Frame[]> {
-  const frames: Frame[] = [];
-  for (;;) {
-    const frame = await socket.next();
-    if (isSentOf(frame, messageId)) return frames;
-    if (frame.type !== 'notification') frames.push(frame);
-  }
-}
-
 /** The next live frame (notifications passed over). */
 async function nextLive(socket: TestSocket): Promise<Frame> {
   for (;;) {
@@ -102,16 +84,16 @@ async function nextLive(socket: TestSocket): Promise<Frame> {
 
 describe('who receives a stream', () => {
   it('the finished message’s viewers get every chunk in order; strangers and the writer get nothing', async () => {
-    const [author, cc, bcc, member, stranger, writer, markerAuthor] = await Promise.all([
-      registerCreator(api),
-      registerWriter(api),
-      registerWriter(api),
-      registerWriter(api),
-      registerWriter(api),
-      registerWriter(api),
-      registerWriter(api),
-    ]);
-    const channel = await channelWith(api, author, [member, writer]);
+    const {
+      author,
+      cc,
+      bcc,
+      member,
+      stranger,
+      actor: writer,
+      markerAuthor,
+      channel,
+    } = await audienceCast(api);
     const parent = await postMessage(api, author.token, {
       content: 'explain graphs',
       recipients: [writer.tag],

@@ -10,7 +10,8 @@ import { channelWith, registerCreator } from '../channels/channel-helpers.js';
 import { postMessage, registerWriter, type TestUser } from '../support/factories.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { closeAllSockets, openSocket, type Frame, type TestSocket } from '../support/ws-client.js';
+import { closeAllSockets } from '../support/ws-client.js';
+import { audienceCast, isNotificationOf, listenLive, liveFramesUntil } from './live-helpers.js';
 
 let api: TestServer;
 let redis: RedisServer;
@@ -35,11 +36,7 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-async function listen(user: TestUser, server = api, live = true): Promise<TestSocket> {
-  const socket = await openSocket(server, { token: user.token, query: live ? { live: 'true' } : {} });
-  expect(await socket.next()).toMatchObject({ type: 'ready', uid: user.uid });
-  return socket;
-}
+const listen = (user: TestUser, server = api, live = true) => listenLive(server, user, live);
 
 async function typing(user: TestUser, body: Record<string, unknown>, server = api) {
   return server.request<Record<string, unknown>>('POST', '/v1/typing', { token: user.token, body });
@@ -54,37 +51,21 @@ async function marker(from: TestUser, to: TestUser[], server = api): Promise<str
   return posted.id;
 }
 
-function isSentOf(frame: Frame, messageId: string): boolean {
-  const event = frame.event as { type?: string; content?: { messages?: { id: string }[] } } | undefined;
-  return (
-    frame.type === 'notification' &&
-    event?.type === 'sent' &&
-    (event.content?.messages ?? []).some((message) => message.id === messageId)
-  );
-}
-
-/** The frames before the marker's notification, which is taken too. */
-async function framesUntil(socket: TestSocket, messageId: string): Promise<Frame[]> {
-  const before: Frame[] = [];
-  for (;;) {
-    const frame = await socket.next();
-    if (isSentOf(frame, messageId)) return before;
-    before.push(frame);
-  }
-}
+/** The frames before the marker's notification, which is taken too (typing frames only come here). */
+const framesUntil = liveFramesUntil;
 
 describe('who sees someone typing', () => {
   it('a reply reaches the author, CC recipients and the channel members, not BCC, strangers or the typist', async () => {
-    const [author, cc, bcc, member, stranger, typist, markerAuthor] = await Promise.all([
-      registerCreator(api),
-      registerWriter(api),
-      registerWriter(api),
-      registerWriter(api),
-      registerWriter(api),
-      registerWriter(api),
-      registerWriter(api),
-    ]);
-    const channel = await channelWith(api, author, [member, typist]);
+    const {
+      author,
+      cc,
+      bcc,
+      member,
+      stranger,
+      actor: typist,
+      markerAuthor,
+      channel,
+    } = await audienceCast(api);
     const parent = await postMessage(api, author.token, {
       content: 'what do you think?',
       recipients: [cc.tag, { user_tag: bcc.tag, public: false }, typist.tag],
@@ -199,7 +180,7 @@ describe('how a signal lives and ends', () => {
       audience: 'parent',
     });
     const next = [await socket.next(), await socket.next()];
-    expect(next.filter((frame) => isSentOf(frame, reply.id))).toHaveLength(1);
+    expect(next.filter((frame) => isNotificationOf(frame, reply.id))).toHaveLength(1);
     expect(next.filter((frame) => frame.type !== 'notification')).toEqual([
       {
         type: 'typing.stopped',
