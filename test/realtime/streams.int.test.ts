@@ -264,6 +264,26 @@ describe('joining mid-stream', () => {
     expect(read.body).toMatchObject({ state: 'open', text: 'Once upon a time' });
   });
 
+  it('a text too large for one frame comes as a flag, and GET reads it', async () => {
+    const [writer, reader] = await Promise.all([registerWriter(api), registerWriter(api)]);
+    // 60,000 characters that JSON writes as \u0001: 360,000 bytes, past half of SKEIN_EVENT_MAX_BYTES.
+    const heavy = '\u0001'.repeat(15_000);
+    const stream = await open(writer, { recipients: [reader.tag], content: heavy });
+    for (let seq = 2; seq <= 4; seq++)
+      expect((await append(writer, stream.stream_id, seq, heavy)).status).toBe(200);
+    const socket = await listen(reader);
+    expect(await nextLive(socket)).toMatchObject({
+      type: 'stream.opened',
+      seq: 4,
+      text: '',
+      text_truncated: true,
+    });
+    const read = await api.request<Stream>('GET', `/v1/streams/${stream.stream_id}`, { token: reader.token });
+    expect([read.body.seq, read.body.text.length]).toEqual([4, 60_000]);
+    await append(writer, stream.stream_id, 5, 'end');
+    expect(await nextLive(socket)).toMatchObject({ type: 'stream.appended', after: 4, seq: 5, text: 'end' });
+  });
+
   it('works across instances through Redis, in order', async () => {
     const [writer, readerA, readerB] = await Promise.all([
       registerWriter(instanceA),

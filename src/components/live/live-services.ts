@@ -35,7 +35,7 @@ export async function startLive(
   const store: StreamStore = config.redisUrl
     ? await (await import('./redis-stream-store.js')).RedisStreamStore.connect(config.redisUrl)
     : new LocalStreamStore((news) => void publish(news));
-  const streams = new StreamBoard(router, store, publish, log);
+  const streams = new StreamBoard(router, store, publish, log, Math.floor(config.realtime.eventMaxBytes / 2));
   const stopListening = events.bus.subscribeLive((news) => {
     if (isTypingNews(news)) typing.hear(news);
     else if (isStreamNews(news)) streams.hear(news);

@@ -40,6 +40,8 @@ export class StreamBoard {
     private readonly store: StreamStore,
     private readonly publish: (news: StreamNews) => Promise<void>,
     private readonly log: Logger,
+    /** The most text bytes one frame carries (half of SKEIN_EVENT_MAX_BYTES); a snapshot or gap past it is read apart. */
+    private readonly maxTextBytes: number,
   ) {
     this.reaping = setInterval(() => void this.reap(), REAP_EVERY_MS);
     this.reaping.unref();
@@ -123,7 +125,16 @@ export class StreamBoard {
               this.followed(reader).delete(info.stream_id);
               return;
             }
-            reader.send(openedFrame(info, reader, snapshot.status.seq, snapshot.text, snapshot.status.stop));
+            reader.send(
+              openedFrame(
+                info,
+                reader,
+                snapshot.status.seq,
+                snapshot.text,
+                snapshot.status.stop,
+                this.maxTextBytes,
+              ),
+            );
             this.caughtUp(reader, following, snapshot.status.seq);
           }),
         (error: unknown) =>
@@ -164,8 +175,13 @@ export class StreamBoard {
     void this.store.textAfter(news.stream_id, from).then(
       (missing) =>
         this.router.inOrder(() => {
-          if (missing && missing.seq > from)
-            reader.send(appended(news.stream_id, from, missing.seq, missing.text));
+          if (missing && missing.seq > from) {
+            const info = this.streams.get(news.stream_id);
+            // A gap too large for one frame: the stream's state again, its text to be read apart.
+            if (info && Buffer.byteLength(JSON.stringify(missing.text)) > this.maxTextBytes)
+              reader.send(openedFrame(info, reader, missing.seq, missing.text, null, this.maxTextBytes));
+            else reader.send(appended(news.stream_id, from, missing.seq, missing.text));
+          }
           this.caughtUp(reader, following, Math.max(from, missing?.seq ?? from));
         }),
       (error: unknown) =>

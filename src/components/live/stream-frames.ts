@@ -16,6 +16,11 @@ export interface StreamOpenedFrame {
   /** What has been written so far: chunks 1..seq joined. */
   seq: number;
   text: string;
+  /**
+   * Set when the text so far is larger than one frame may carry (SKEIN_EVENT_MAX_BYTES): `text` is
+   * then empty; read it with GET /v1/streams/{stream_id} and go on with the frames after its seq.
+   */
+  text_truncated?: true;
   stop: { by: LiveUser | null; at: string } | null;
 }
 
@@ -66,9 +71,13 @@ export function openedFrame(
   seq: number,
   text: string,
   stop: { by: LiveUser; at: string } | null,
+  maxTextBytes = Infinity,
 ): StreamOpenedFrame {
   const follows = (channelId: string) => reader.follows(channelId);
+  // Never a frame a client cannot take (security review 2026-12-02, finding 2): a long text is read apart.
+  const tooLarge = Buffer.byteLength(JSON.stringify(text)) > maxTextBytes;
   return {
+    ...(tooLarge ? { text_truncated: true as const } : {}),
     type: 'stream.opened',
     stream_id: info.stream_id,
     author: info.writer,
@@ -77,7 +86,7 @@ export function openedFrame(
     public: info.public,
     started_at: info.started_at,
     seq,
-    text,
+    text: tooLarge ? '' : text,
     stop: stop && { by: showsStopper(info, stop.by, reader.uid) ? stop.by : null, at: stop.at },
   };
 }
