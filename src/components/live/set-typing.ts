@@ -8,11 +8,10 @@
 import type { Caller } from '../../platform/auth/caller.js';
 import { assertScope } from '../../platform/auth/scopes.js';
 import type { AppContext } from '../../platform/context.js';
-import { AppError, messageNotFound, validationError } from '../../platform/errors.js';
+import { AppError, validationError } from '../../platform/errors.js';
 import { parseInput, type InputLocation } from '../../platform/validation.js';
 import { consumeAccountLimit } from '../../platform/rate-limits.js';
-import { resolvePostRefs } from '../messages/messages-repository.js';
-import { parseRecipient } from '../messages/recipients.js';
+import { planAudience } from '../messages/post-messages.js';
 import type { Audience, TypingTarget } from './live-frames.js';
 import { TypingInput, type TypingResult } from './live.schemas.js';
 import {
@@ -114,51 +113,45 @@ async function judgeTarget(
   return fresh;
 }
 
-/** One read: the errors are a post's to the same target (404 for a message one may not see). */
+/**
+ * One read, judged as a post to the same target judges it (planAudience): a reply with
+ * `"audience": "parent"` to the message, a post to the channel, or one to the named users; so the
+ * errors are the post's (404 for a message one may not see, 403 for a channel one is not in).
+ */
 async function readAudience(
   ctx: AppContext,
   caller: Caller,
   input: TypingInput,
   inputAt: InputLocation,
 ): Promise<Judged> {
-  const recipients = (input.recipients ?? []).map(parseRecipient);
-  const refs = await resolvePostRefs({ run: (name, params) => ctx.db.read(name, params) }, caller.uid, {
-    parent_ids: input.message_id ? [input.message_id] : [],
-    tags: recipients.filter((r) => r.kind === 'tag').map((r) => r.value),
-    uids: recipients.filter((r) => r.kind === 'uid').map((r) => r.value),
+  const planned = await planAudience(ctx, caller, {
+    parent_id: input.message_id ?? null,
+    audience: input.message_id ? 'parent' : null,
+    recipients: input.recipients ?? [],
     channel_ids: input.channel_id ? [input.channel_id] : [],
-    file_ids: [],
+    files: [],
   });
   const at = Date.now();
-  if (input.message_id) {
-    const parent = refs.parents.get(input.message_id);
-    if (!parent) throw messageNotFound();
+  if (planned.parent) {
+    const parent = planned.parent;
     return {
       target: { message_id: parent.id },
       audience: {
-        uids: [parent.author_uid, ...parent.cc_uids],
-        channel_ids: parent.channel_ids,
+        uids: planned.receivers.map((r) => r.uid),
+        channel_ids: planned.channel_ids,
         except_uid: caller.uid,
       },
       at,
     };
   }
   if (input.channel_id) {
-    const channel = refs.channels.get(input.channel_id);
-    if (!channel) throw new AppError('channel_not_found', 'Channel not found.');
-    if (!channel.member) throw new AppError('not_channel_member', 'You are not a member of that channel.');
     return {
       target: { channel_id: input.channel_id },
       audience: { uids: [], channel_ids: [input.channel_id], except_uid: caller.uid },
       at,
     };
   }
-  const uids = recipients.map((recipient) => {
-    const uid = refs.users.get(recipient.key);
-    if (!uid) throw new AppError('user_not_found', `No such user: ${recipient.value}.`);
-    return uid;
-  });
-  const conversation = [...new Set([caller.uid, ...uids])].sort();
+  const conversation = [...new Set([caller.uid, ...planned.receivers.map((r) => r.uid)])].sort();
   if (conversation.length < 2) {
     throw validationError([
       { loc: [inputAt, 'recipients'], msg: 'name at least one user besides yourself', type: 'value_error' },

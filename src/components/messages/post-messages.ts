@@ -375,15 +375,21 @@ export interface PlannedItem {
   channel_ids: string[];
 }
 
+/** The part of a post's input that decides whom it reaches. */
+export type AudienceInput = Pick<
+  MessageInput,
+  'parent_id' | 'recipients' | 'channel_ids' | 'files' | 'audience'
+>;
+
 /**
  * Who a message of this input would reach, judged as a post judges it (one read, nothing written):
  * the errors are the post's (404 for a parent one may not see, 403 for a channel one is not in).
- * Streamed replies open with it (src/components/live/open-stream.ts).
+ * Streamed replies open with it, and typing signals judge their audience with it (src/components/live).
  */
 export async function planAudience(
   ctx: AppContext,
   caller: Caller,
-  input: MessageInput,
+  input: AudienceInput,
 ): Promise<PlannedItem> {
   const recipients = input.recipients.map(parseRecipient);
   const refs = await resolvePostRefs({ run: (name, params) => ctx.db.read(name, params) }, caller.uid, {
@@ -400,7 +406,7 @@ export async function planAudience(
 
 /** Checks one item against what exists; the first problem fails the item. */
 function planItem(
-  input: MessageInput,
+  input: AudienceInput,
   refs: PostRefs,
   previous: ParentRef | null,
   callerUid: string,
