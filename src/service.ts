@@ -9,6 +9,7 @@ import { startEventLog } from './components/event-log/event-log-services.js';
 import { Signal } from './platform/signal.js';
 import { startWebhookDispatcher } from './components/webhooks/webhook-dispatcher.js';
 import { bootstrapAdmin } from './components/admin/administer-users.js';
+import { warmUp } from './components/warm-up/warm-up.js';
 import { SessionCache } from './components/identity/session-cache.js';
 import { ViewCache } from './platform/http/view-cache.js';
 import type { Config } from './platform/config.js';
@@ -95,6 +96,10 @@ export async function runService(
     };
     await bootstrapAdmin(ctx);
     const app = await createApp(ctx);
+    // Before listening, so that the first requests find their statements planned and compiled.
+    const warm = await warmUp(ctx, config.neo4j.warmUpSeconds);
+    if (warm.error) log.warn({ rounds: warm.rounds, err: warm.error }, 'the warm-up failed; starting cold');
+    else if (warm.rounds > 0) log.info({ rounds: warm.rounds, ms: Math.round(warm.ms) }, 'warmed up');
     const server = createServer(app.express);
     app.attach(server);
     const webhooks = startWebhookDispatcher(ctx);

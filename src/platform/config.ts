@@ -54,6 +54,7 @@ const EnvSchema = z.object({
     .regex(/^\d+[mMgG]$/, 'must look like 256m or 1g')
     .default('256m'),
   SKEIN_NEO4J_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  SKEIN_WARMUP_SECONDS: z.coerce.number().int().min(0).max(600).default(10),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   SKEIN_SESSION_TTL_SECONDS: positiveInt.default(30 * 24 * 3600),
   SKEIN_VIEW_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(32),
@@ -117,6 +118,8 @@ const EnvSchema = z.object({
   SKEIN_STREAM_IDLE_SECONDS: positiveInt.default(30),
   SKEIN_MAX_OPEN_STREAMS_PER_USER: positiveInt.default(20),
   SKEIN_RATE_LIMIT_STREAM_APPENDS_PER_MIN: positiveInt.default(3000),
+  SKEIN_COMPLETION_TIMEOUT_SECONDS: positiveInt.default(120),
+  SKEIN_MAX_OPEN_COMPLETIONS_PER_USER: positiveInt.default(20),
   SKEIN_WS_MAX_SOCKETS_PER_ADDRESS: positiveInt.default(200),
   SKEIN_EVENT_RETENTION_DAYS: positiveInt.default(7),
   SKEIN_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -143,6 +146,8 @@ export interface Config {
     embeddedPageCache: string;
     /** Niceness added to the service's own for the embedded JVM (embedded-neo4j.ts); 0: the same priority. */
     embeddedNice: number;
+    /** At most this long, before listening, the service rehearses its hot paths (warm-up.ts); 0: never. */
+    warmUpSeconds: number;
   };
   redisUrl: string | undefined;
   sessionTtlSeconds: number;
@@ -218,6 +223,13 @@ export interface Config {
     maxOpenPerUser: number;
     /** Chunk appends per account per minute. */
     appendsPerMinute: number;
+  };
+  /** Chat completions (src/components/completions/, decision 033). */
+  completions: {
+    /** A bot that has not begun its reply within this makes the completion 504 (its turn taken back). */
+    timeoutMs: number;
+    /** Completions one account may hold open at once on an instance; one more is 429. */
+    maxOpenPerUser: number;
   };
   /** Bearer token for GET /metrics; unset, the endpoint answers 404. */
   metricsToken: string | undefined;
@@ -306,6 +318,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       embeddedHeap: e.SKEIN_NEO4J_HEAP,
       embeddedPageCache: e.SKEIN_NEO4J_PAGECACHE,
       embeddedNice: e.SKEIN_NEO4J_NICE,
+      warmUpSeconds: e.SKEIN_WARMUP_SECONDS,
     },
     redisUrl: e.REDIS_URL,
     sessionTtlSeconds: e.SKEIN_SESSION_TTL_SECONDS,
@@ -353,6 +366,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       idleMs: e.SKEIN_STREAM_IDLE_SECONDS * 1000,
       maxOpenPerUser: e.SKEIN_MAX_OPEN_STREAMS_PER_USER,
       appendsPerMinute: e.SKEIN_RATE_LIMIT_STREAM_APPENDS_PER_MIN,
+    },
+    completions: {
+      timeoutMs: e.SKEIN_COMPLETION_TIMEOUT_SECONDS * 1000,
+      maxOpenPerUser: e.SKEIN_MAX_OPEN_COMPLETIONS_PER_USER,
     },
     metricsToken: e.SKEIN_METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,

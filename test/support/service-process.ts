@@ -43,7 +43,9 @@ export async function startServiceProcess(
   delete inherited.NODE_OPTIONS;
   const options: SpawnOptions = {
     cwd: PROJECT_ROOT,
-    env: { ...inherited, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    // No warm-up unless a test asks for it (SKEIN_WARMUP_SECONDS): it is tested on its own, and it would
+    // add its seconds to each of the suite's many starts.
+    env: { ...inherited, HOST: '127.0.0.1', LOG_LEVEL: 'warn', SKEIN_WARMUP_SECONDS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   };
   const child: ChildProcess =

@@ -125,6 +125,18 @@ export async function postMessages(
 }
 
 /**
+ * A post's checks and write as postMessages runs them, without its lane, its numbering and its
+ * events: the warm-up runs it on a rehearsal database (Database.rehearse), where nothing lands.
+ */
+export async function rehearsePost(
+  ctx: AppContext,
+  caller: Caller,
+  rawItems: unknown[],
+): Promise<MessageCreateResult[]> {
+  return (await attemptPost(ctx, caller, checkItems(rawItems, 'post'), null, 'body', {})).results;
+}
+
+/**
  * A committed post: its answer, the events it recorded, the round it numbered them in if any, and
  * what its write read for their delivery.
  */

@@ -44,7 +44,7 @@ import {
 const IDLE_POLL_MS = 16_000;
 
 /** Events planned per round; a full round is followed by another at once. */
-const PLAN_BATCH = 500;
+export const PLAN_BATCH = 500;
 
 /** What a dispatcher pass does: look for work (a poll), plan new events, claim due deliveries. */
 interface Work {

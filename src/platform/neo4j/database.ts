@@ -67,6 +67,8 @@ export class Database {
   private readonly commitListeners: CommitListener[] = [];
   /** Set only with a routing URI and Redis: a request's bookmarks shared across instances. */
   private causal: CausalBookmarks | undefined;
+  /** Set only on the Database that rehearse() hands out: every statement runs in it, never committed. */
+  private rehearsalTx: Transaction | undefined;
 
   private constructor(
     readonly driver: Driver,
@@ -142,8 +144,28 @@ export class Database {
     return rows;
   }
 
+  /**
+   * Runs `work` with a Database whose every statement (read, write, inWrite) runs in one write
+   * transaction that is rolled back when `work` ends: the warm-up (components/warm-up) runs the
+   * service's own use cases on data that never lands. Nothing is committed, no commit listener is
+   * told, and no bookmark is carried.
+   */
+  async rehearse<T>(work: (db: Database) => Promise<T>): Promise<T> {
+    const session = this.session('WRITE');
+    const tx = session.beginTransaction();
+    const rehearsal = new Database(this.driver, this.database);
+    rehearsal.rehearsalTx = tx;
+    try {
+      return await work(rehearsal);
+    } finally {
+      if (tx.isOpen()) await tx.rollback().catch(() => undefined);
+      await session.close();
+    }
+  }
+
   /** A transient failure rolled the statement back: it runs again (transient-retry.ts). */
   private async autoCommit(mode: 'READ' | 'WRITE', name: string, params: Params): Promise<Row[]> {
+    if (this.rehearsalTx) return runNamed(this.rehearsalTx, name, params);
     const label = mode === 'READ' ? 'read' : 'write';
     const done = this.observe(label);
     try {
@@ -171,6 +193,12 @@ export class Database {
 
   /** Runs several statements in one write transaction (run again on transient errors, as autoCommit). */
   async inWrite<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    const rehearsal = this.rehearsalTx;
+    if (rehearsal)
+      return work({
+        run: (name, params = {}) => runNamed(rehearsal, name, params),
+        onlyVisibleTo: () => undefined,
+      });
     const session = this.session('WRITE');
     const done = this.observe('write');
     const statements = new Set<string>();
@@ -228,6 +256,7 @@ export class Database {
 
   /** Runs raw Cypher text; only for schema set-up, which reads its statements from files itself. */
   async runText(text: string, params: Params = {}): Promise<Row[]> {
+    if (this.rehearsalTx) throw new Error('a rehearsal runs no schema text');
     // Auto-commit, so a schema version may batch a data change with CALL { … } IN TRANSACTIONS
     // (which a transaction function refuses).
     const session = this.session('WRITE');
