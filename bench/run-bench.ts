@@ -47,6 +47,7 @@ import {
   type Child,
 } from './lib/processes.js';
 import { FanOutListeners } from './lib/fan-out-listeners.js';
+import { measureCompletions, p50 as completionP50, p99 as completionP99 } from './lib/completions.js';
 import {
   measureFanOut,
   monotonicMs,
@@ -2462,6 +2463,75 @@ async function typingWorkload(ctx: Context): Promise<void> {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Chat completions (issue 54, decision 033): bench/lib/completions.ts
+
+async function completionsWorkload(ctx: Context): Promise<void> {
+  const smoke = ctx.profile.name === 'smoke';
+  const botTag = `cbot-${ctx.run}`;
+  const botUid = await ctx.api.createManaged(ctx.lead.token, botTag, true);
+  const result = await measureCompletions({
+    api: ctx.api,
+    serviceUrl: ctx.service.url,
+    servicePid: ctx.service.pid,
+    heapMiB: async () => (await serviceMemory(ctx)).heap,
+    askerToken: ctx.lead.token,
+    botToken: await ctx.api.delegate(ctx.lead.token, botUid),
+    botTag,
+    samples: smoke ? 10 : 200,
+    held: smoke ? 10 : 100,
+  });
+  ctx.failures.push(...result.failures.map((failure) => `completions: ${failure}`));
+  const added = completionP50(result.completion) - completionP50(result.socket);
+  const exchange = `completions: one exchange with an echo bot, ${result.socket.length} of each, alternated`;
+  ctx.rows.push(
+    {
+      workload: `${exchange}, POST /v1/chat/completions against a post + the reply on a socket`,
+      metric: 'p50 ms',
+      skein: completionP50(result.completion),
+      limit: completionP50(result.socket),
+      limitOf: 'post + socket',
+      http: null,
+      target: { text: 'adds < 5 ms at p50', pass: smoke ? null : added < 5 },
+      note: `added ${added.toFixed(1)} ms at p50; load average ${os.loadavg()[0]!.toFixed(1)}`,
+    },
+    {
+      workload: `${exchange}, p99`,
+      metric: 'p99 ms',
+      skein: completionP99(result.completion),
+      limit: completionP99(result.socket),
+      limitOf: 'post + socket',
+      http: null,
+      target: null,
+    },
+    {
+      workload: `completions: service heap per held-open completion (${result.held.count} waiting at once)`,
+      metric: 'KiB',
+      skein: ((result.held.heapDuring - result.held.heapBefore) * 1024) / result.held.count,
+      limit: null,
+      limitOf: 'none',
+      http: null,
+      target: null,
+      note:
+        `V8 heap in use ${result.held.heapBefore.toFixed(1)} MiB before, ${result.held.heapDuring.toFixed(1)} MiB ` +
+        `while they waited; RSS ${result.held.rssBefore.toFixed(0)} → ${result.held.rssDuring.toFixed(0)} MiB; ` +
+        `an upper bound (uncollected garbage of the requests counts too)`,
+    },
+    {
+      workload: `completions: service CPU per second while ${result.held.count} completions wait (no polling)`,
+      metric: 'CPU ms',
+      skein: result.held.cpuMsPerSecond,
+      limit: null,
+      limitOf: 'none',
+      http: null,
+      target: {
+        text: 'about none: waiting is event-driven',
+        pass: smoke ? null : result.held.cpuMsPerSecond < 50,
+      },
+    },
+  );
+}
+
 const WORKLOAD_RUNNERS: [Workload, (ctx: Context) => Promise<void>][] = [
   ['post', postWorkloads],
   ['read', readWorkload],
@@ -2476,6 +2546,7 @@ const WORKLOAD_RUNNERS: [Workload, (ctx: Context) => Promise<void>][] = [
   ['amplification', amplificationWorkload],
   ['stream', streamWorkload],
   ['typing', typingWorkload],
+  ['completions', completionsWorkload],
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -2636,6 +2707,8 @@ async function main(): Promise<void> {
       // (SKEIN_RATE_LIMIT_ACTIONS_PER_MIN above).
       SKEIN_RATE_LIMIT_STREAM_APPENDS_PER_MIN: '1000000',
       SKEIN_MAX_OPEN_STREAMS_PER_USER: '1000',
+      // The completions workload holds 100 completions of one account open at once.
+      SKEIN_MAX_OPEN_COMPLETIONS_PER_USER: '1000',
       // The amplification workload reads the service's Neo4j read transactions from /metrics; the
       // typing workload its write transactions, the stream workload its heap.
       SKEIN_METRICS_TOKEN: METRICS_TOKEN,

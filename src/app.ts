@@ -27,6 +27,8 @@ import { authenticate } from './components/identity/sessions.js';
 import { channelsResolvers } from './components/channels/channels.resolvers.js';
 import { contextResolvers } from './components/context/context.resolvers.js';
 import { mountContextRoutes } from './components/context/context.rest.js';
+import { mountCompletionRoutes } from './components/completions/completions.rest.js';
+import { openAiErrorBodies } from './components/completions/openai-errors.js';
 import { mountChannelRoutes } from './components/channels/channels.rest.js';
 import { linksResolvers } from './components/links/links.resolvers.js';
 import { mountLinkRoutes } from './components/links/links.rest.js';
@@ -98,6 +100,8 @@ export async function createApp(ctx: AppContext): Promise<App> {
     if (correlationId && /^[\w.:-]{1,128}$/.test(correlationId)) res.set('X-Correlation-Id', correlationId);
     next();
   });
+  // Before the body parser: its errors on this path carry OpenAI's error object too (decision 033).
+  app.use('/v1/chat/completions', openAiErrorBodies());
   // Not strict: any JSON text is parsed, so a body that is valid JSON of the wrong type ("x", 1, null)
   // reaches the route's schema and is answered as a validation error, not as malformed JSON.
   app.use(
@@ -127,6 +131,7 @@ export async function createApp(ctx: AppContext): Promise<App> {
   mountContextRoutes(routes, ctx);
   mountSearchRoutes(routes, ctx);
   mountModelRoutes(routes, ctx);
+  mountCompletionRoutes(routes, ctx);
   mountExportRoutes(routes, ctx);
   mountFileRoutes(routes, ctx);
   mountContactRoutes(routes, ctx);

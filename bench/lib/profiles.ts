@@ -16,6 +16,7 @@ export const WORKLOADS = [
   'amplification',
   'stream',
   'typing',
+  'completions',
 ] as const;
 export type Workload = (typeof WORKLOADS)[number];
 

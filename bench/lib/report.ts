@@ -37,7 +37,16 @@ export interface Row {
    */
   limit: number | null;
   limitOf:
-    'neo4j-driver' | 'bare ws' | '1 instance' | 'no load' | 'no edits' | 'context off' | 'no typing' | 'none';
+    | 'neo4j-driver'
+    | 'bare ws'
+    | '1 instance'
+    | 'no load'
+    | 'no edits'
+    | 'context off'
+    | 'no typing'
+    /** The completions rows: the same exchange as a post and the reply's frame on a socket. */
+    | 'post + socket'
+    | 'none';
   /** The bare node:http server with the same body sizes and connections. */
   http: number | null;
   target: Target | null;

@@ -44,6 +44,8 @@ export const ERROR_STATUS = {
   delivery_not_found: 404,
   endpoint_not_found: 404,
   stream_not_found: 404,
+  // A chat completion's model (decision 033): no such bot, or one that cannot answer.
+  model_not_found: 404,
   method_not_allowed: 405,
   user_tag_taken: 409,
   last_channel_admin: 409,
@@ -71,6 +73,8 @@ export const ERROR_STATUS = {
   internal_error: 500,
   delivery_failed: 500,
   unavailable: 503,
+  // A bot did not begin its reply to a chat completion in time (decision 033).
+  completion_timeout: 504,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -66,6 +66,14 @@ const EXAMPLES: Record<string, unknown> = {
   'post /v1/streams': { parent_id: 'e7c55a1b', audience: 'parent', content: 'Graphs are ' },
   'post /v1/streams/{stream_id}/chunks': { seq: 2, text: 'nodes joined by edges.' },
   'post /v1/streams/{stream_id}/finish': { last_seq: 2 },
+  'post /v1/chat/completions': {
+    model: 'echobot',
+    messages: [
+      { role: 'system', content: 'Answer in one line.' },
+      { role: 'user', content: 'What is a thread?' },
+    ],
+    stream: false,
+  },
   'delete /v1/messages/batch': { message_ids: ['e7c55a1b', '8d8d0a03'], delete_descendants: false },
   'patch /v1/messages/{message_id}/public': { public: true },
   'patch /v1/messages/public/batch': { message_ids: ['e7c55a1b', '8d8d0a03'], public: true },

@@ -58,7 +58,7 @@ interface RouteBase<B extends ZodType, Q extends ZodType, P extends ZodType, R e
   response: R;
   status?: number;
   /** Documented error statuses and when they happen. */
-  errors?: Partial<Record<400 | 401 | 403 | 404 | 409 | 413 | 422 | 426 | 429 | 500 | 503, string>>;
+  errors?: Partial<Record<400 | 401 | 403 | 404 | 409 | 413 | 422 | 426 | 429 | 500 | 503 | 504, string>>;
   /** Limiter keyed by client address, applied before anything else. */
   rateLimit?: (limits: AppContext['limits']) => Limiter;
   /** Limiter keyed by the signed-in account, applied right after authentication (before the body). */

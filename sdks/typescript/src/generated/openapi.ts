@@ -1623,6 +1623,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/chat/completions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Chat with a bot as an OpenAI model
+     * @description OpenAI's chat-completions request and answer, so any OpenAI-compatible tool talks to a bot: `OpenAI(base_url=<skein>/v1, api_key=<a Skein token or sk_ key>).chat.completions.create(model=<an id of GET /v1/models>, messages=[…])`. It is an ordinary Skein conversation: your `user` turns are posted as your messages to the bot (the last one notifies it; earlier ones do not), and the bot's reply to the last one, posted whole or streamed (`POST /v1/streams`), is the answer. Re-sending the earlier turns continues the same thread when they are exactly a thread of yours with the bot from its root (the bot's turns may come back cut, as max_completion_tokens cut them); otherwise a new thread starts, its first message (tagged `chat:system`, not notified) holding the system and developer turns and any earlier turns written out. With `stream: true` the answer is server-sent events of `chat.completion.chunk`, one per piece of the streamed reply (one for a reply posted whole), then `data: [DONE]`; leaving stops the bot's stream. A bot that does not begin its reply within SKEIN_COMPLETION_TIMEOUT_SECONDS (120 s) gives 504 `completion_timeout` with `x-should-retry: false`, and your turns are deleted. `usage` counts tokens by a stated rule: runs of letters, digits and underscores, and each other visible character. Every error body holds the contract's `detail` and `code` and OpenAI's `error` `{message, type, param, code}`. Needs `messages.write` and `messages.read`.
+     */
+    post: operations['postChatCompletions'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/messages/timeline/export': {
     parameters: {
       query?: never;
@@ -3233,6 +3253,98 @@ export interface components {
       modalities: string[];
       /** @description Skein's: the bot's integrations (its bot metadata). */
       integrations: string[];
+    };
+    ChatCompletion: {
+      /** @description `chatcmpl-<turn_message_id>`. */
+      id: string;
+      /** @enum {string} */
+      object: 'chat.completion';
+      created: number;
+      model: string;
+      choices: {
+        /** @enum {number} */
+        index: 0;
+        message: {
+          /** @enum {string} */
+          role: 'assistant';
+          content: string;
+          refusal: null;
+        };
+        logprobs: null;
+        /** @enum {string} */
+        finish_reason: 'stop' | 'length';
+      }[];
+      usage: components['schemas']['ChatCompletionUsage'];
+      skein: components['schemas']['ChatCompletionSkein'];
+    };
+    /** @description Tokens by Skein's rule (decision 033): runs of letters and digits, and each other visible character. */
+    ChatCompletionUsage: {
+      prompt_tokens: number;
+      completion_tokens: number;
+      total_tokens: number;
+    };
+    /** @description Skein's: where the exchange is, beside OpenAI's fields. */
+    ChatCompletionSkein: {
+      /** @description The thread's root message. */
+      thread_id: string;
+      /** @description Your last turn, as posted. */
+      turn_message_id: string;
+      /** @description The bot's reply (null in chunks). */
+      reply_message_id: string | null;
+    };
+    ChatCompletionRequest: {
+      /** @description An id of GET /v1/models: a bot's user_tag, or `<user_tag>:<version>`. */
+      model: string;
+      /** @description The conversation so far, the last turn `user`. Sending the earlier turns again (as OpenAI clients do) continues the same Skein thread when they match it. */
+      messages: ({
+        /**
+         * @description `system` and `developer` become the thread's first message (decision 033); `user` turns are posted as yours; `assistant` turns must be the bot's replies already in the thread.
+         * @enum {string}
+         */
+        role: 'system' | 'developer' | 'user' | 'assistant';
+        /** @description The text, or content parts of type `text` (joined with a newline). */
+        content:
+          | string
+          | ({
+              /**
+               * @description Only text parts: a bot reads text.
+               * @enum {string}
+               */
+              type: 'text';
+              text: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+        name?: string;
+      } & {
+        [key: string]: unknown;
+      })[];
+      stream?: boolean | null;
+      stream_options?:
+        | ({
+            include_usage?: boolean;
+          } & {
+            [key: string]: unknown;
+          })
+        | null;
+      /** @description Deprecated name of max_completion_tokens; the smaller of the two applies. */
+      max_tokens?: number | null;
+      /** @description Bounds the answer in tokens counted by Skein's rule (decision 033): a longer reply is cut and `finish_reason` is `length`; a streamed reply is asked to stop there. */
+      max_completion_tokens?: number | null;
+      /**
+       * @description Only 1: a bot gives one reply.
+       * @enum {number|null}
+       */
+      n?: 1 | null;
+      /** @description Accepted; Skein knows who you are. */
+      user?: string | null;
+      /** @description Accepted (at most 16 keys) and not stored. */
+      metadata?: {
+        [key: string]: string;
+      } | null;
+      tools?: unknown[];
+    } & {
+      [key: string]: unknown;
     };
     TimelineExport: {
       /** @description When the bundle was made (UTC). */
@@ -9768,6 +9880,128 @@ export interface operations {
       };
       /** @description messages.read missing. */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postChatCompletions: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
+        'X-Correlation-Id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /** @example {
+         *       "model": "echobot",
+         *       "messages": [
+         *         {
+         *           "role": "system",
+         *           "content": "Answer in one line."
+         *         },
+         *         {
+         *           "role": "user",
+         *           "content": "What is a thread?"
+         *         }
+         *       ],
+         *       "stream": false
+         *     } */
+        'application/json': components['schemas']['ChatCompletionRequest'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ChatCompletion'];
+        };
+      };
+      /** @description `invalid_json`: the body is not valid JSON. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not authenticated, or the session or key is invalid. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `insufficient_scope`: messages.write or messages.read missing. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `model_not_found`: no bot has this id, or it is deactivated or banned. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: the JSON body is over 1 MB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unsupported_media_type`: a charset other than UTF-8, or a compressed body. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `validation_error`: not a chat-completions request Skein can answer (last turn not `user`, non-text parts, `n` ≠ 1, tools). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: the post limit, or too many completions open (SKEIN_MAX_OPEN_COMPLETIONS_PER_USER). */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `completion_timeout`: the bot did not begin its reply in time; your turns were taken back. */
+      504: {
         headers: {
           [name: string]: unknown;
         };
