@@ -5,6 +5,13 @@
 //   api-access <user_tag> [on|off]            API access for the user and the bots it manages
 //   create-bot <manager_tag> <bot_tag> [name] a bot managed by that user, API access for both, and its
 //                                             first API key (printed once)
+//   backup <file>, restore <file> [--force]   components/backup/backup-command.ts
+import {
+  BACKUP_USAGE,
+  BackupRefusal,
+  BackupUsageError,
+  runBackupCommand,
+} from './components/backup/backup-command.js';
 import { SessionCache } from './components/identity/session-cache.js';
 import { ViewCache } from './platform/http/view-cache.js';
 import {
@@ -28,7 +35,8 @@ import { Signal } from './platform/signal.js';
 const USAGE = `Usage: npm run admin -- <command>
   grant <user_tag> <scope>...               add scopes: messages.read messages.write realtime.connect channels.create admin
   api-access <user_tag> [on|off]            API access (x-api-key, POST /v1/auth/token) for the user and its bots
-  create-bot <manager_tag> <bot_tag> [name] create a bot managed by <manager_tag>, API access for both, and a first key`;
+  create-bot <manager_tag> <bot_tag> [name] create a bot managed by <manager_tag>, API access for both, and a first key
+${BACKUP_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -108,6 +116,11 @@ async function main(): Promise<number> {
   try {
     const config = loadConfig();
     const log = createLogger('warn');
+    // Backup and restore open Neo4j themselves: a restore's target has no schema or event log yet.
+    if (args[0] === 'backup' || args[0] === 'restore') {
+      console.log(await runBackupCommand(args, config, log));
+      return 0;
+    }
     db = Database.connect(neo4jTarget(config));
     const metrics = createMetrics({ defaults: false });
     // The same event log as the service's, so anything a command records reaches its sockets.
@@ -140,11 +153,11 @@ async function main(): Promise<number> {
     );
     return 0;
   } catch (error) {
-    if (error instanceof UsageError) {
+    if (error instanceof UsageError || error instanceof BackupUsageError) {
       console.error(`${error.message}\n\n${USAGE}`);
       return 2;
     }
-    if (error instanceof AppError || error instanceof ConfigError) {
+    if (error instanceof AppError || error instanceof ConfigError || error instanceof BackupRefusal) {
       console.error(error.message);
       return 1;
     }

@@ -30,12 +30,30 @@ function loadMigrations(): Migration[] {
     }));
 }
 
+/** The newest schema version this code knows: a store at a higher one was written by a newer Skein. */
+export function latestSchemaVersion(): number {
+  return Math.max(0, ...loadMigrations().map((migration) => migration.version));
+}
+
+/** A store written by a newer Skein: this code refuses it before it writes anything. */
+export class StoreTooNewError extends Error {
+  constructor(storeVersion: number) {
+    super(
+      `This store was written by a newer Skein (schema version ${storeVersion}; this code knows up to ` +
+        `${latestSchemaVersion()}). It was left untouched. Run that newer version, or restore a backup ` +
+        'taken before the upgrade (README, Upgrading).',
+    );
+  }
+}
+
 export async function applySchema(db: Database, log: Logger): Promise<number> {
   const rows = await db.runText(
     'OPTIONAL MATCH (s:SkeinSchema {id: "schema"}) RETURN coalesce(s.applied, []) AS applied, s.version AS version',
   );
   const applied = new Set((rows[0]?.applied as number[] | null) ?? []);
   let version = (rows[0]?.version as number | null) ?? 0;
+  // Checked before anything is written: an older Skein would run its queries on a shape it does not know.
+  if (version > latestSchemaVersion()) throw new StoreTooNewError(version);
   for (const migration of loadMigrations()) {
     if (applied.has(migration.version)) continue;
     for (const statement of migration.statements) await db.runText(statement);

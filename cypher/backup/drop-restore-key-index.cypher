@@ -1,0 +1,1 @@
+DROP INDEX skein_restore_id IF EXISTS
