@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createClient, type Client } from 'graphql-ws';
 import { WebSocket } from 'ws';
 import type { Committed } from '../../src/platform/neo4j/database.js';
-import { channelWith, registerCreator } from '../channels/channel-helpers.js';
+import { addMember, channelWith, registerCreator } from '../channels/channel-helpers.js';
 import { postMessage, registerWriter, type TestUser } from '../support/factories.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -262,6 +262,29 @@ describe('joining mid-stream', () => {
     });
     const read = await api.request<Stream>('GET', `/v1/streams/${stream.stream_id}`, { token: reader.token });
     expect(read.body).toMatchObject({ state: 'open', text: 'Once upon a time' });
+  });
+
+  it('a member who joins the channel mid-stream gets the text so far at the next chunk, then what follows', async () => {
+    const [admin, joiner] = await Promise.all([registerCreator(api), registerWriter(api)]);
+    const channel = await channelWith(api, admin, []);
+    const socket = await listen(joiner);
+    const stream = await open(admin, { channel_ids: [channel.id], content: 'Before ' });
+    await addMember(api, admin.token, channel.id, { uid: joiner.uid });
+    await append(admin, stream.stream_id, 2, 'you came, ');
+    expect(await nextLive(socket)).toMatchObject({
+      type: 'stream.opened',
+      stream_id: stream.stream_id,
+      seq: 2,
+      text: 'Before you came, ',
+    });
+    await append(admin, stream.stream_id, 3, 'and after.');
+    expect(await nextLive(socket)).toEqual({
+      type: 'stream.appended',
+      stream_id: stream.stream_id,
+      after: 2,
+      seq: 3,
+      text: 'and after.',
+    });
   });
 
   it('a text too large for one frame comes as a flag, and GET reads it', async () => {

@@ -116,31 +116,38 @@ export class StreamBoard {
       if (!audience.uids.includes(reader.uid) && !audience.channel_ids.some((id) => reader.follows(id)))
         continue;
       if (reader.uid === info.writer.uid) continue;
-      const following: Following = { seq: null, held: [] };
-      this.followed(reader).set(info.stream_id, following);
-      void this.store.snapshot(info.stream_id).then(
-        (snapshot) =>
-          this.router.inOrder(() => {
-            if (!snapshot || snapshot.status.state === 'ended') {
-              this.followed(reader).delete(info.stream_id);
-              return;
-            }
-            reader.send(
-              openedFrame(
-                info,
-                reader,
-                snapshot.status.seq,
-                snapshot.text,
-                snapshot.status.stop,
-                this.maxTextBytes,
-              ),
-            );
-            this.caughtUp(reader, following, snapshot.status.seq);
-          }),
-        (error: unknown) =>
-          this.log.warn({ err: error, stream_id: info.stream_id }, 'Reading a stream snapshot failed'),
-      );
+      this.startFromSnapshot(reader, info, { seq: null, held: [] });
     }
+  }
+
+  /**
+   * Follows a stream for a reader from its snapshot: `stream.opened` with the text so far, then the
+   * chunks after it (those heard meanwhile are held in `following`).
+   */
+  private startFromSnapshot(reader: LiveReader, info: StreamInfo, following: Following): void {
+    this.followed(reader).set(info.stream_id, following);
+    void this.store.snapshot(info.stream_id).then(
+      (snapshot) =>
+        this.router.inOrder(() => {
+          if (!snapshot || snapshot.status.state === 'ended') {
+            this.followed(reader).delete(info.stream_id);
+            return;
+          }
+          reader.send(
+            openedFrame(
+              info,
+              reader,
+              snapshot.status.seq,
+              snapshot.text,
+              snapshot.status.stop,
+              this.maxTextBytes,
+            ),
+          );
+          this.caughtUp(reader, following, snapshot.status.seq);
+        }),
+      (error: unknown) =>
+        this.log.warn({ err: error, stream_id: info.stream_id }, 'Reading a stream snapshot failed'),
+    );
   }
 
   stop(): void {
@@ -158,7 +165,14 @@ export class StreamBoard {
 
   private chunkFor(reader: LiveReader, news: ChunkNews): StreamAppendedFrame | null {
     const following = this.followed(reader).get(news.stream_id);
-    if (!following) return null;
+    if (!following) {
+      // In the audience now but not when the stream opened (a member who joined its channel since):
+      // it starts from the snapshot, as a reader who connects mid-stream does.
+      const info = this.streams.get(news.stream_id);
+      if (info && reader.uid !== info.writer.uid)
+        this.startFromSnapshot(reader, info, { seq: null, held: [news] });
+      return null;
+    }
     if (following.seq === null) {
       following.held.push(news);
       return null;
