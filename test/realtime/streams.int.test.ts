@@ -374,6 +374,47 @@ describe('the writer’s rules', () => {
     expect(byOther.status).toBe(403);
   });
 
+  it('an open retried with its Idempotency-Key answers the same stream, on either instance', async () => {
+    const [writer, other, reader] = await Promise.all([
+      registerWriter(instanceA),
+      registerWriter(instanceA),
+      registerWriter(instanceA),
+    ]);
+    const openKeyed = (user: TestUser, key: string, server: TestServer) =>
+      server.request<Stream>('POST', '/v1/streams', {
+        token: user.token,
+        body: { recipients: [reader.tag], content: 'Hello ' },
+        headers: { 'Idempotency-Key': key },
+      });
+    const first = await openKeyed(writer, 'retry-1', instanceA);
+    expect(first.status).toBe(201);
+    await append(writer, first.body.stream_id, 2, 'again', instanceA);
+    const retried = await openKeyed(writer, 'retry-1', instanceB);
+    expect(retried.body).toMatchObject({ stream_id: first.body.stream_id, seq: 2, text: 'Hello again' });
+    const listed = await instanceA.request<{ streams: Stream[] }>('GET', '/v1/streams', {
+      token: writer.token,
+    });
+    expect(listed.body.streams.filter((s) => s.text.startsWith('Hello'))).toHaveLength(1);
+    // Another key, or another writer's same key, is another stream.
+    const otherKey = await openKeyed(writer, 'retry-2', instanceA);
+    const otherWriter = await openKeyed(other, 'retry-1', instanceA);
+    expect(new Set([first.body.stream_id, otherKey.body.stream_id, otherWriter.body.stream_id]).size).toBe(3);
+    // In one instance's memory (no Redis) the same.
+    const alone = await open(writer, { recipients: [reader.tag] });
+    const keyedAlone = await api.request<Stream>('POST', '/v1/streams', {
+      token: writer.token,
+      body: { recipients: [reader.tag], content: 'x' },
+      headers: { 'Idempotency-Key': 'alone-1' },
+    });
+    const againAlone = await api.request<Stream>('POST', '/v1/streams', {
+      token: writer.token,
+      body: { recipients: [reader.tag], content: 'x' },
+      headers: { 'Idempotency-Key': 'alone-1' },
+    });
+    expect(againAlone.body.stream_id).toBe(keyedAlone.body.stream_id);
+    expect(alone.stream_id).not.toBe(keyedAlone.body.stream_id);
+  });
+
   it('opens with a post’s errors and writes nothing', async () => {
     const [writer, author, other] = await Promise.all([
       registerWriter(api),

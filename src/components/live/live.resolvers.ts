@@ -16,6 +16,7 @@ import {
   TypingInput,
 } from './live.schemas.js';
 import { openStream } from './open-stream.js';
+import { idempotencyKeyOf } from '../messages/messages.rest.js';
 import { listStreams, readStream } from './read-streams.js';
 import { setTyping } from './set-typing.js';
 import { subscribeLive } from './live-subscription.js';
@@ -52,7 +53,13 @@ export const liveResolvers: IResolvers<unknown, GraphQLContext> = {
     openStream: async (_: unknown, raw: Args, context: GraphQLContext) => {
       const caller = callerOf(context);
       await limitAccount(context, (limits) => limits.postsByAccount);
-      return openStream(context.app, caller, args(StreamInput, withoutNulls(raw.message)));
+      const key = raw.idempotency_key as string | null | undefined;
+      return openStream(
+        context.app,
+        caller,
+        args(StreamInput, withoutNulls(raw.message)),
+        idempotencyKeyOf(() => key ?? undefined),
+      );
     },
     appendStream: async (_: unknown, raw: Args, context: GraphQLContext) => {
       const caller = callerOf(context);

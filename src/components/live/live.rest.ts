@@ -23,6 +23,8 @@ import {
   TypingResult,
 } from './live.schemas.js';
 import { openStream } from './open-stream.js';
+import { idempotencyKeyOf } from '../messages/messages.rest.js';
+import { IdempotencyHeaders } from '../messages/messages.schemas.js';
 import { listStreams, readStream } from './read-streams.js';
 import { stopStream } from './stop-stream.js';
 import { appendChunk, finishStream } from './write-stream.js';
@@ -81,7 +83,9 @@ export function mountStreamRoutes(routes: RouteTable, ctx: AppContext): void {
       'nobody else. A connection that joins mid-stream first gets `stream.opened` with the text so far. Reads of ' +
       'threads and inboxes show nothing until the finish posts the message. A stream with no chunk for ' +
       'SKEIN_STREAM_IDLE_SECONDS (30) ends by itself and leaves no message (finish with `incomplete: true` to keep ' +
-      'what you wrote). Counts one post against your post limit. Needs `messages.write`.',
+      'what you wrote). With an `Idempotency-Key` header, the same key from you while the stream is kept (24 ' +
+      'hours at most) answers that stream as it is now and opens nothing. Counts one post against your post ' +
+      'limit. Needs `messages.write`.',
     auth: 'required',
     accountLimit: (limits) => limits.postsByAccount,
     body: StreamInput,
@@ -92,7 +96,8 @@ export function mountStreamRoutes(routes: RouteTable, ctx: AppContext): void {
       422: 'Invalid input.',
       429: '`rate_limited`: the post limit, or SKEIN_MAX_OPEN_STREAMS_PER_USER streams open already.',
     },
-    handler: ({ caller, body }) => openStream(ctx, caller, body),
+    headers: IdempotencyHeaders,
+    handler: ({ caller, body, header }) => openStream(ctx, caller, body, idempotencyKeyOf(header)),
   });
 
   routes.add({

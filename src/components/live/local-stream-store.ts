@@ -2,6 +2,7 @@
 import {
   STOP_GRACE_MS,
   type AppendAnswer,
+  type OpenAnswer,
   type ChunkNews,
   type StreamInfo,
   type StreamLimits,
@@ -19,19 +20,33 @@ interface Held {
   status: StreamStatus;
   chunks: string[];
   deadline: number;
+  /** The Idempotency-Key it was opened with: forgotten with the stream. */
+  key: string | null;
 }
 
 export class LocalStreamStore implements StreamStore {
   private readonly streams = new Map<string, Held>();
+  private readonly keys = new Map<string, string>();
   private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(private readonly publish: (news: ChunkNews) => void) {}
 
-  open(info: StreamInfo, maxOpen: number, now: number, idleMs: number): Promise<boolean> {
+  open(
+    info: StreamInfo,
+    maxOpen: number,
+    now: number,
+    idleMs: number,
+    key: string | null,
+  ): Promise<OpenAnswer> {
+    // Keys are the writer's own: another writer's same key is another request.
+    const writerKey = key === null ? null : `${info.writer.uid}:${key}`;
+    const earlier = writerKey === null ? undefined : this.keys.get(writerKey);
+    if (earlier && this.streams.has(earlier)) return Promise.resolve({ opened: false, existing: earlier });
     const open = [...this.streams.values()].filter(
       (held) => held.info.writer.uid === info.writer.uid && held.status.state !== 'ended',
     ).length;
-    if (open >= maxOpen) return Promise.resolve(false);
+    if (open >= maxOpen) return Promise.resolve({ opened: false, full: true });
+    if (writerKey !== null) this.keys.set(writerKey, info.stream_id);
     this.streams.set(info.stream_id, {
       info,
       status: {
@@ -45,8 +60,9 @@ export class LocalStreamStore implements StreamStore {
       },
       chunks: [],
       deadline: now + idleMs,
+      key: writerKey,
     });
-    return Promise.resolve(true);
+    return Promise.resolve({ opened: true });
   }
 
   append(
@@ -106,6 +122,7 @@ export class LocalStreamStore implements StreamStore {
       const timer = setTimeout(() => {
         this.timers.delete(timer);
         this.streams.delete(streamId);
+        if (held.key !== null) this.keys.delete(held.key);
       }, ENDED_KEPT_MS);
       timer.unref();
       this.timers.add(timer);

@@ -14,7 +14,13 @@ import { streamView } from './read-streams.js';
 import type { StreamInfo } from './stream-store.js';
 import { appendChunk } from './write-stream.js';
 
-export async function openStream(ctx: AppContext, caller: Caller, input: StreamInput): Promise<StreamOutput> {
+/** With an Idempotency-Key, the same key from the same writer answers the stream it opened, while it is kept. */
+export async function openStream(
+  ctx: AppContext,
+  caller: Caller,
+  input: StreamInput,
+  idempotencyKey?: string,
+): Promise<StreamOutput> {
   assertScope(caller, 'messages.write');
   const { content, ...rest } = input;
   const message = { ...rest, content: '' };
@@ -37,7 +43,14 @@ export async function openStream(ctx: AppContext, caller: Caller, input: StreamI
     started_at: new Date(now).toISOString(),
   };
   const { idleMs, maxOpenPerUser } = ctx.config.streams;
-  if (!(await ctx.live.store.open(info, maxOpenPerUser, now, idleMs))) {
+  const opened = await ctx.live.store.open(info, maxOpenPerUser, now, idleMs, idempotencyKey ?? null);
+  if ('existing' in opened) {
+    // Opened already with this key (a retried request): the same stream, as it is now.
+    const earlier = await ctx.live.store.snapshot(opened.existing);
+    if (earlier) return streamView(earlier, caller.uid, new Set(earlier.info.channel_ids));
+    throw new AppError('unavailable', 'The stream store did not keep the stream; try again.');
+  }
+  if (!opened.opened) {
     throw new AppError(
       'rate_limited',
       `You already have ${maxOpenPerUser} streams open; finish one first (SKEIN_MAX_OPEN_STREAMS_PER_USER).`,

@@ -10,6 +10,7 @@ import { ENDED_KEPT_MS } from './local-stream-store.js';
 import {
   STOP_GRACE_MS,
   type AppendAnswer,
+  type OpenAnswer,
   type StreamInfo,
   type StreamLimits,
   type StreamSnapshot,
@@ -67,8 +68,14 @@ end
 return redis.call('HGETALL', KEYS[1])
 `;
 
-// KEYS: hash, chunks, open set, the writer's open set. ARGV: info JSON, writer uid, now, deadline, id, max open, lifetime s.
+// KEYS: hash, chunks, open set, the writer's open set, the Idempotency-Key's key. ARGV: info JSON,
+// writer uid, now, deadline, id, max open, lifetime s, '1' when a key was given. Answers 1 (opened),
+// 0 (the writer has max open) or the id of the stream opened earlier with the key, if still there.
 const OPEN = `
+if ARGV[8] == '1' then
+  local earlier = redis.call('GET', KEYS[5])
+  if earlier and redis.call('EXISTS', 'skein:stream:{' .. earlier .. '}') == 1 then return earlier end
+end
 local open = redis.call('SMEMBERS', KEYS[4])
 local count = 0
 for _, id in ipairs(open) do
@@ -81,6 +88,7 @@ redis.call('EXPIRE', KEYS[1], ARGV[7])
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[5])
 redis.call('SADD', KEYS[4], ARGV[5])
 redis.call('EXPIRE', KEYS[4], ARGV[7])
+if ARGV[8] == '1' then redis.call('SET', KEYS[5], ARGV[5], 'EX', ARGV[7]) end
 return 1
 `;
 
@@ -98,15 +106,22 @@ export class RedisStreamStore implements StreamStore {
     return new RedisStreamStore(redis);
   }
 
-  async open(info: StreamInfo, maxOpen: number, now: number, idleMs: number): Promise<boolean> {
+  async open(
+    info: StreamInfo,
+    maxOpen: number,
+    now: number,
+    idleMs: number,
+    key: string | null,
+  ): Promise<OpenAnswer> {
     const id = info.stream_id;
-    const opened = await this.redis.eval(
+    const answer = await this.redis.eval(
       OPEN,
-      4,
+      5,
       hashKey(id),
       chunksKey(id),
       OPEN_SET,
       `skein:streams:user:{${info.writer.uid}}`,
+      `skein:streams:key:{${info.writer.uid}}:${key ?? ''}`,
       JSON.stringify(info),
       info.writer.uid,
       new Date(now).toISOString(),
@@ -114,8 +129,11 @@ export class RedisStreamStore implements StreamStore {
       id,
       maxOpen,
       LIFETIME_SECONDS,
+      key === null ? '0' : '1',
     );
-    return opened === 1;
+    if (answer === 1) return { opened: true };
+    if (typeof answer === 'string') return { opened: false, existing: answer };
+    return { opened: false, full: true };
   }
 
   async append(

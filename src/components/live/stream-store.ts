@@ -71,14 +71,27 @@ export type AppendAnswer =
       seq: number;
     };
 
+export type OpenAnswer =
+  { opened: true } | { opened: false; existing: string } | { opened: false; full: true };
+
 export interface StreamLimits {
   maxChars: number;
   idleMs: number;
 }
 
 export interface StreamStore {
-  /** Stores a new stream (seq 0); false when the writer already has `maxOpen` open streams. */
-  open(info: StreamInfo, maxOpen: number, now: number, idleMs: number): Promise<boolean>;
+  /**
+   * Stores a new stream (seq 0). With `key` (the writer's Idempotency-Key, kept as long as the
+   * stream), a stream opened earlier with it answers `existing` and nothing is stored; `full` when
+   * the writer already has `maxOpen` open streams.
+   */
+  open(
+    info: StreamInfo,
+    maxOpen: number,
+    now: number,
+    idleMs: number,
+    key: string | null,
+  ): Promise<OpenAnswer>;
   /** Appends chunk `seq` (the next one, or the last one again with the same text) and publishes it. */
   append(
     streamId: string,
