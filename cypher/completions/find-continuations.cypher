@@ -1,11 +1,12 @@
 // Where a chat completion's re-sent history may continue (decision 033): the bot's newest replies
-// to the viewer whose content starts with the history's last assistant turn (a reply cut by
-// max_completion_tokens comes back cut), each with its whole reply chain from the thread root down.
+// to the viewer whose trimmed content starts with the history's last assistant turn, trimmed (a
+// reply cut by max_completion_tokens comes back cut; the use case compares trimmed texts too), each
+// with its whole reply chain from the thread root down.
 // Only chains of the viewer's and the bot's messages, every one visible to the viewer, qualify; the
 // use case compares them with the history turn by turn. Starts from the bot's messages: a bot's
 // replies to one viewer are few beside everything in the graph.
 MATCH (:User {uid: $bot_uid})-[:SENT]->(m:Message)
-WHERE m.parent_id IS NOT NULL AND m.content STARTS WITH $last_assistant
+WHERE m.parent_id IS NOT NULL AND trim(m.content) STARTS WITH $last_assistant
   AND EXISTS { MATCH (m)-[:RECEIVED_BY]->(:User {uid: $viewer_uid}) }
 WITH m ORDER BY m.created_at DESC LIMIT $candidates
 MATCH chain = (top:Message)-[:REPLY*1..512]->(m)

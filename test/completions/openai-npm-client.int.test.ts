@@ -32,9 +32,9 @@ async function waitUntil(condition: () => boolean, what: string, timeoutMs = 30_
 }
 
 /** Runs a bot of `manager` with `handler` until the file ends; answers its tag. */
-async function runBot(manager: TestUser, handler: MessageHandler): Promise<string> {
-  const bot = await createManaged(api, manager.token, { is_bot: true });
-  const delegated = await api.request<{ access_token: string }>('POST', '/v1/managed/auth/delegate', {
+async function runBot(manager: TestUser, handler: MessageHandler, server = api): Promise<string> {
+  const bot = await createManaged(server, manager.token, { is_bot: true });
+  const delegated = await server.request<{ access_token: string }>('POST', '/v1/managed/auth/delegate', {
     token: manager.token,
     body: { managed_uid: bot.uid },
   });
@@ -45,7 +45,7 @@ async function runBot(manager: TestUser, handler: MessageHandler): Promise<strin
     error: (line) => lines.push(line),
   };
   const running = new SkeinBot({
-    url: api.url,
+    url: server.url,
     token: delegated.body.access_token,
     logger,
     handleSignals: false,
@@ -469,5 +469,212 @@ describe('errors an OpenAI client understands', () => {
     } finally {
       await strict.close();
     }
+  });
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The streamed answer's text and how it ended: its finish_reason, or the error the client raised. */
+async function readStream(
+  stream: AsyncIterable<OpenAI.ChatCompletionChunk>,
+  onText: (text: string) => unknown = () => undefined,
+): Promise<{ text: string; finish: string | null; error: InstanceType<typeof OpenAI.APIError> | null }> {
+  let text = '';
+  let finish: string | null = null;
+  try {
+    for await (const chunk of stream) {
+      const piece = chunk.choices[0]?.delta.content;
+      if (piece) {
+        text += piece;
+        await onText(text);
+      }
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+    }
+  } catch (error) {
+    if (!(error instanceof OpenAI.APIError)) throw error;
+    return { text, finish, error };
+  }
+  return { text, finish, error: null };
+}
+
+describe('what one request may post', () => {
+  it('when a request would post more than 100 messages, then UnprocessableEntityError naming messages and nothing is posted', async () => {
+    const user = await registerWriter(api);
+    const openai = new OpenAI({ baseURL: `${api.url}/v1`, apiKey: user.token, maxRetries: 0 });
+    const messages = Array.from({ length: 101 }, (_, i) => ({ role: 'user' as const, content: `over ${i}` }));
+    const error = await failure(openai.chat.completions.create({ model: echo, messages }));
+    expect(error).toBeInstanceOf(OpenAI.UnprocessableEntityError);
+    expect(error).toMatchObject({ status: 422, code: 'validation_error', param: 'messages' });
+    expect(await historyHolds(user, 'over 0')).toBe(false);
+    expect(await historyHolds(user, 'over 100')).toBe(false);
+  });
+
+  it('when a request posts more messages than the post limit has left, then RateLimitError with Retry-After and nothing posted, while one turn passes', async () => {
+    const limited = await startTestServer({
+      SKEIN_RATE_LIMIT_POSTS_PER_MIN: '3',
+      SKEIN_COMPLETION_TIMEOUT_SECONDS: '1',
+    });
+    try {
+      const [user, other] = await Promise.all([registerWriter(limited), registerWriter(limited)]);
+      const openai = (who: TestUser) =>
+        new OpenAI({ baseURL: `${limited.url}/v1`, apiKey: who.token, maxRetries: 0 });
+      const turns = (n: number, tag: string) =>
+        Array.from({ length: n }, (_, i) => ({ role: 'user' as const, content: `${tag} ${i}` }));
+      // Four user turns are four messages: more than the three points a minute allows.
+      const many = await failure(
+        openai(user).chat.completions.create({ model: silent, messages: turns(4, 'many') }),
+      );
+      expect(many).toBeInstanceOf(OpenAI.RateLimitError);
+      expect(many).toMatchObject({ status: 429, code: 'rate_limited', type: 'rate_limit_error' });
+      expect(Number(many.headers?.get('retry-after'))).toBeGreaterThan(0);
+      expect(await historyHolds(user, 'many 0', limited)).toBe(false);
+      // Three turns and the first message holding the system text are four messages too.
+      const prelude = await failure(
+        openai(other).chat.completions.create({
+          model: silent,
+          messages: [{ role: 'system', content: 'be brief' }, ...turns(3, 'prelude')],
+        }),
+      );
+      expect(prelude).toMatchObject({ status: 429, code: 'rate_limited' });
+      expect(await historyHolds(other, 'prelude 0', limited)).toBe(false);
+      // One turn fits: it is posted, and the silent bot's timeout (not the limit) ends it.
+      const one = await failure(
+        openai(user).chat.completions.create({ model: silent, messages: turns(1, 'one') }),
+      );
+      expect(one).toMatchObject({ status: 504, code: 'completion_timeout' });
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('which bots answer as models', () => {
+  it('when a bot holds messages.read but not messages.write, then it stays listed and a completion is NotFoundError', async () => {
+    const manager = await registerWriter(api);
+    const mute = await createManaged(api, manager.token, { is_bot: true });
+    const listed = async () => {
+      const models = await api.request<{ data: { id: string }[] }>('GET', '/v1/models', {
+        token: asker.token,
+      });
+      return models.body.data.map((model) => model.id);
+    };
+    expect(await listed()).toContain(mute.user_tag);
+    await grant(api, mute.uid, { scopes: ['messages.read'] });
+    expect(await listed()).toContain(mute.user_tag);
+    const error = await failure(
+      client.chat.completions.create({
+        model: mute.user_tag,
+        messages: [{ role: 'user', content: 'mute?' }],
+      }),
+    );
+    expect(error).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(error).toMatchObject({ status: 404, code: 'model_not_found' });
+    expect(await historyHolds(asker, 'mute?')).toBe(false);
+  });
+});
+
+describe('a streamed reply abandoned after the timeout has passed', () => {
+  let quick: TestServer;
+  let vanisher: string;
+  let openai: OpenAI;
+
+  beforeAll(async () => {
+    // The stream outlives the completion's 2 s timeout, then goes silent and is abandoned 1 s later.
+    quick = await startTestServer({ SKEIN_STREAM_IDLE_SECONDS: '1', SKEIN_COMPLETION_TIMEOUT_SECONDS: '2' });
+    const manager = await registerWriter(quick);
+    vanisher = await runBot(
+      manager,
+      async (message, ctx) => {
+        const { stream_id } = await ctx.client.request<{ stream_id: string }>('POST', '/v1/streams', {
+          content: '',
+          parent_id: message.id,
+          audience: 'parent',
+        });
+        let text = '';
+        for (let seq = 1; seq <= 8; seq++) {
+          text += `w${seq} `;
+          await ctx.client.request('POST', `/v1/streams/${stream_id}/chunks`, { seq, text: `w${seq} ` });
+          await sleep(400);
+        }
+        // The writer vanishes: no append, no finish, until the service ends the stream abandoned.
+        for (;;) {
+          const stream = await ctx.client.request<{ ended: string | null }>(
+            'GET',
+            `/v1/streams/${stream_id}`,
+          );
+          if (stream.ended === 'abandoned') break;
+          await sleep(100);
+        }
+        // As the SDKs do after a lost stream: what was written, posted as a plain reply.
+        if (message.content.includes('answer after all')) await ctx.reply(text);
+      },
+      quick,
+    );
+    const { key } = await createKey(quick, asker.token);
+    openai = new OpenAI({ baseURL: `${quick.url}/v1`, apiKey: key, maxRetries: 0, timeout: 60_000 });
+  }, 60_000);
+
+  afterAll(async () => {
+    await quick?.close();
+  });
+
+  it('when the bot then posts its reply, then the client gets the whole answer (the wait restarts at the abandonment)', async () => {
+    const stream = await openai.chat.completions.create({
+      model: vanisher,
+      messages: [{ role: 'user', content: 'stream, vanish, then answer after all' }],
+      stream: true,
+    });
+    const read = await readStream(stream);
+    expect(read.error).toBeNull();
+    expect(read).toMatchObject({ text: 'w1 w2 w3 w4 w5 w6 w7 w8 ', finish: 'stop' });
+  });
+
+  it('when nothing follows, then the stream ends with completion_timeout and the turn stays, as the client holds text', async () => {
+    const content = 'stream, then vanish for good';
+    const stream = await openai.chat.completions.create({
+      model: vanisher,
+      messages: [{ role: 'user', content }],
+      stream: true,
+    });
+    const read = await readStream(stream);
+    expect(read.text).toBe('w1 w2 w3 w4 w5 w6 w7 w8 ');
+    expect(read.error).toMatchObject({ code: 'completion_timeout', type: 'timeout_error' });
+    expect(await historyHolds(asker, content, quick)).toBe(true);
+  });
+});
+
+describe("the caller's credential while the answer streams", () => {
+  it('when the API key is revoked mid-stream, then the stream ends with an error and no text written after the revocation', async () => {
+    let revoked = false;
+    const manager = await registerWriter(api);
+    const revocable = await runBot(manager, (_message, ctx) =>
+      ctx.replyStream(async function* () {
+        for (let i = 0; !revoked && i < 300; i++) {
+          await sleep(50);
+          yield `w${i} `;
+        }
+        for (let i = 1; i <= 5; i++) {
+          await sleep(50);
+          yield `after${i} `;
+        }
+      }),
+    );
+    const { key, key_id } = await createKey(api, asker.token);
+    const openai = new OpenAI({ baseURL: `${api.url}/v1`, apiKey: key, maxRetries: 0, timeout: 60_000 });
+    const stream = await openai.chat.completions.create({
+      model: revocable,
+      messages: [{ role: 'user', content: 'keep talking' }],
+      stream: true,
+    });
+    const read = await readStream(stream, async (text) => {
+      if (revoked || !text.includes('w2 ')) return;
+      const res = await api.request('DELETE', `/v1/auth/keys/${key_id}`, { token: asker.token });
+      expect(res.status).toBe(200);
+      revoked = true;
+    });
+    expect(revoked).toBe(true);
+    expect(read.error).toMatchObject({ code: 'invalid_api_key', type: 'authentication_error' });
+    expect(read.text).not.toContain('after');
+    expect(read.text).not.toContain('w299');
   });
 });

@@ -3,7 +3,7 @@
 // turn are the history a continuing thread must hold; the user turns after it are posted as the
 // caller's, as a chain of replies, and the bot answers the last one.
 import { validationError } from '../../platform/errors.js';
-import { MAX_CONTENT_CHARS } from '../messages/messages.schemas.js';
+import { MAX_CONTENT_CHARS, MAX_ITEMS_PER_POST } from '../messages/messages.schemas.js';
 import type { ChatTurn } from './completions.schemas.js';
 
 /** The tag of a thread's prelude: the system text, and any earlier turns Skein could not place. */
@@ -21,6 +21,24 @@ export interface ChatPrompt {
   history: PlainTurn[];
   /** The user turns after the last assistant turn (at least one), to post. */
   finals: string[];
+}
+
+/**
+ * What a request costs on the post limit, read from its body as sent, before it is validated (the
+ * route's accountLimitCost): one point per user turn after the last assistant turn, each posted as
+ * a message; at least one, and no more than a request may post. The prelude, when one is posted,
+ * is charged by the use case, which alone knows whether the history continues a thread.
+ */
+export function postedTurnCount(body: unknown): number {
+  const turns =
+    body && typeof body === 'object' && 'messages' in body && Array.isArray(body.messages)
+      ? (body.messages as unknown[])
+      : [];
+  const roles = turns.map((turn) =>
+    turn && typeof turn === 'object' && 'role' in turn ? turn.role : undefined,
+  );
+  const finals = roles.slice(roles.lastIndexOf('assistant') + 1).filter((role) => role === 'user');
+  return Math.min(Math.max(finals.length, 1), MAX_ITEMS_PER_POST);
 }
 
 export function textOf(turn: ChatTurn): string {

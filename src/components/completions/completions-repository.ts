@@ -6,9 +6,10 @@ export interface ModelBot {
   uid: string;
   user_tag: string;
   versions: string[];
+  /** Whether it can answer: active, holding messages.read and messages.write (find-model-bot.cypher). */
+  answers: boolean;
+  /** Only to word the refusal of one that cannot. */
   deactivated: boolean;
-  /** Holds no messages.read or messages.write by the grant rule: it could not read or answer. */
-  banned: boolean;
 }
 
 export async function findModelBot(db: Database, tag: string): Promise<ModelBot | null> {
@@ -18,8 +19,8 @@ export async function findModelBot(db: Database, tag: string): Promise<ModelBot 
     uid: row.uid as string,
     user_tag: row.user_tag as string,
     versions: row.versions as string[],
+    answers: row.answers as boolean,
     deactivated: row.deactivated as boolean,
-    banned: row.banned as boolean,
   };
 }
 

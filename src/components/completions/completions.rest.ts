@@ -2,11 +2,13 @@
 //   POST /v1/chat/completions    a bot answers as an OpenAI chat model, in a Skein thread; JSON or SSE
 // The answer is written once the bot begins its reply, so every refusal (a timeout included) is an
 // HTTP status an OpenAI client maps to its exception. With `stream: true` the chunks follow the
-// bot's streamed reply as it is written; a client that disconnects stops that stream.
+// bot's streamed reply as it is written; a client that disconnects stops that stream. The post
+// limit counts the messages a request posts, as POST /v1/messages counts them.
 import type { Response } from 'express';
 import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import type { RouteTable } from '../../platform/http/route-table.js';
+import { postedTurnCount } from './chat-turns.js';
 import { createCompletion, type Completion, type CompletionEnd } from './create-completion.js';
 import { ChatCompletion, ChatCompletionRequest, type ChatCompletionChunk } from './completions.schemas.js';
 import { openAiError } from './openai-errors.js';
@@ -25,6 +27,9 @@ export function mountCompletionRoutes(routes: RouteTable, ctx: AppContext): void
       '<an id of GET /v1/models>, messages=[…])`. It is an ordinary Skein conversation: your `user` turns ' +
       'are posted as your messages to the bot (the last one notifies it; earlier ones do not), and the ' +
       "bot's reply to the last one, posted whole or streamed (`POST /v1/streams`), is the answer. " +
+      'A request posts at most 100 messages (422 beyond, nothing posted), and each counts against ' +
+      'SKEIN_RATE_LIMIT_POSTS_PER_MIN as in POST /v1/messages: one per user turn after the last assistant ' +
+      'turn, and one for the first message of a new thread when it holds system text or history. ' +
       'Re-sending the earlier turns continues the same thread when they are exactly a thread of yours ' +
       "with the bot from its root (the bot's turns may come back cut, as max_completion_tokens cut " +
       'them); otherwise a new thread starts, its first message (tagged `chat:system`, not notified) ' +
@@ -40,29 +45,38 @@ export function mountCompletionRoutes(routes: RouteTable, ctx: AppContext): void
     body: ChatCompletionRequest,
     response: ChatCompletion,
     accountLimit: (limits) => limits.postsByAccount,
+    accountLimitCost: postedTurnCount,
     errors: {
       403: '`insufficient_scope`: messages.write or messages.read missing.',
       404: '`model_not_found`: no bot has this id, or it is deactivated or banned.',
       422:
         '`validation_error`: not a chat-completions request Skein can answer (last turn not `user`, ' +
-        'non-text parts, `n` ≠ 1, tools).',
-      429: '`rate_limited`: the post limit, or too many completions open (SKEIN_MAX_OPEN_COMPLETIONS_PER_USER).',
+        'non-text parts, `n` ≠ 1, tools, more than 100 messages to post).',
+      429:
+        '`rate_limited`: the post limit (one point per message posted), or too many completions open ' +
+        '(SKEIN_MAX_OPEN_COMPLETIONS_PER_USER).',
       504: '`completion_timeout`: the bot did not begin its reply in time; your turns were taken back.',
     },
     // The handler answers the completion under way (turns posted); `send` writes it as the
     // documented ChatCompletion, or as its chunks, once the bot begins.
-    handler: ({ caller, body }) => createCompletion(ctx, caller, body) as unknown as Promise<ChatCompletion>,
-    send: (res, result) => sendCompletion(res, result as unknown as Completion),
+    handler: ({ caller, credentials, body }) => createCompletion(ctx, caller, credentials, body),
+    send: sendCompletion,
   });
 }
 
 async function sendCompletion(res: Response, completion: Completion): Promise<void> {
   let left = false;
-  res.on('close', () => {
-    if (res.writableFinished) return;
+  const leave = () => {
+    if (left) return;
     left = true;
     void completion.close({ stopStream: true });
+  };
+  res.on('close', () => {
+    if (!res.writableFinished) leave();
   });
+  // A client that left while its turns were posted closed the connection before the listener
+  // above was there: it would hold its completion slot until the timeout.
+  if (res.req.socket.destroyed) leave();
   // Any failure up to here is still an HTTP status (the error handler writes it).
   await completion.begun();
   if (left) return;

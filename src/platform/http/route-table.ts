@@ -36,7 +36,7 @@ export interface RouteRequestAuthed<B, Q, P> extends RouteRequest<B, Q, P> {
   caller: Caller;
 }
 
-interface RouteBase<B extends ZodType, Q extends ZodType, P extends ZodType, R extends ZodType> {
+interface RouteBase<B extends ZodType, Q extends ZodType, P extends ZodType, R extends ZodType, T> {
   method: Method;
   /** Express-style path, e.g. /v1/auth/keys/:key_id */
   path: string;
@@ -81,9 +81,10 @@ interface RouteBase<B extends ZodType, Q extends ZodType, P extends ZodType, R e
   bodyType?: string;
   /**
    * Writes the success response itself (a file stream) from the handler's result, instead of
-   * JSON; the handler (and its use case) still never sees `res`.
+   * JSON; the handler (and its use case) still never sees `res`. The result's type is the one
+   * `send` takes (a use case's handle on an answer still under way); without `send` it is `R`'s.
    */
-  send?: (res: Response, result: z.infer<R>) => Promise<void>;
+  send?: (res: Response, result: T) => Promise<void>;
   /** Media type of the success response in OpenAPI (default application/json). */
   responseType?: string;
   /**
@@ -100,9 +101,10 @@ interface AuthedRoute<
   Q extends ZodType,
   P extends ZodType,
   R extends ZodType,
-> extends RouteBase<B, Q, P, R> {
+  T = z.infer<R>,
+> extends RouteBase<B, Q, P, R, T> {
   auth: 'required';
-  handler(request: RouteRequestAuthed<z.infer<B>, z.infer<Q>, z.infer<P>>): Promise<z.infer<R>>;
+  handler(request: RouteRequestAuthed<z.infer<B>, z.infer<Q>, z.infer<P>>): Promise<NoInfer<T>>;
 }
 
 interface OpenRoute<
@@ -110,14 +112,20 @@ interface OpenRoute<
   Q extends ZodType,
   P extends ZodType,
   R extends ZodType,
-> extends RouteBase<B, Q, P, R> {
+  T = z.infer<R>,
+> extends RouteBase<B, Q, P, R, T> {
   /** `optional`: a caller when credentials are sent (invalid ones are 401); `none`: never looked up. */
   auth: 'optional' | 'none';
-  handler(request: RouteRequest<z.infer<B>, z.infer<Q>, z.infer<P>>): Promise<z.infer<R>>;
+  handler(request: RouteRequest<z.infer<B>, z.infer<Q>, z.infer<P>>): Promise<NoInfer<T>>;
 }
 
-export type RouteSpec<B extends ZodType, Q extends ZodType, P extends ZodType, R extends ZodType> =
-  AuthedRoute<B, Q, P, R> | OpenRoute<B, Q, P, R>;
+export type RouteSpec<
+  B extends ZodType,
+  Q extends ZodType,
+  P extends ZodType,
+  R extends ZodType,
+  T = z.infer<R>,
+> = AuthedRoute<B, Q, P, R, T> | OpenRoute<B, Q, P, R, T>;
 
 export class RouteTable {
   private readonly pending: { path: string; method: Method; register: () => void }[] = [];
@@ -129,8 +137,8 @@ export class RouteTable {
     private readonly authenticate: Authenticator,
   ) {}
 
-  add<B extends ZodType, Q extends ZodType, P extends ZodType, R extends ZodType>(
-    spec: RouteSpec<B, Q, P, R>,
+  add<B extends ZodType, Q extends ZodType, P extends ZodType, R extends ZodType, T = z.infer<R>>(
+    spec: RouteSpec<B, Q, P, R, T>,
   ): void {
     if (spec.cacheable && spec.method !== 'get')
       throw new Error(`${spec.method} ${spec.path}: only GET routes may be cacheable`);
@@ -173,8 +181,8 @@ export class RouteTable {
     this.pending.length = 0;
   }
 
-  private async handle<B extends ZodType, Q extends ZodType, P extends ZodType, R extends ZodType>(
-    spec: RouteSpec<B, Q, P, R>,
+  private async handle<B extends ZodType, Q extends ZodType, P extends ZodType, R extends ZodType, T>(
+    spec: RouteSpec<B, Q, P, R, T>,
     req: Request,
     res: Response,
   ): Promise<void> {
@@ -236,8 +244,8 @@ export class RouteTable {
     } else res.json(result);
   }
 
-  private document<B extends ZodType, Q extends ZodType, P extends ZodType, R extends ZodType>(
-    spec: RouteSpec<B, Q, P, R>,
+  private document<B extends ZodType, Q extends ZodType, P extends ZodType, R extends ZodType, T>(
+    spec: RouteSpec<B, Q, P, R, T>,
   ): void {
     const path = spec.path.replace(/:([A-Za-z_]+)/g, '{$1}');
     const responses: RouteConfig['responses'] = {

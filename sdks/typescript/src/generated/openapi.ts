@@ -1634,7 +1634,7 @@ export interface paths {
     put?: never;
     /**
      * Chat with a bot as an OpenAI model
-     * @description OpenAI's chat-completions request and answer, so any OpenAI-compatible tool talks to a bot: `OpenAI(base_url=<skein>/v1, api_key=<a Skein token or sk_ key>).chat.completions.create(model=<an id of GET /v1/models>, messages=[…])`. It is an ordinary Skein conversation: your `user` turns are posted as your messages to the bot (the last one notifies it; earlier ones do not), and the bot's reply to the last one, posted whole or streamed (`POST /v1/streams`), is the answer. Re-sending the earlier turns continues the same thread when they are exactly a thread of yours with the bot from its root (the bot's turns may come back cut, as max_completion_tokens cut them); otherwise a new thread starts, its first message (tagged `chat:system`, not notified) holding the system and developer turns and any earlier turns written out. With `stream: true` the answer is server-sent events of `chat.completion.chunk`, one per piece of the streamed reply (one for a reply posted whole), then `data: [DONE]`; leaving stops the bot's stream. A bot that does not begin its reply within SKEIN_COMPLETION_TIMEOUT_SECONDS (120 s) gives 504 `completion_timeout` with `x-should-retry: false`, and your turns are deleted. `usage` counts tokens by a stated rule: runs of letters, digits and underscores, and each other visible character. Every error body holds the contract's `detail` and `code` and OpenAI's `error` `{message, type, param, code}`. Needs `messages.write` and `messages.read`.
+     * @description OpenAI's chat-completions request and answer, so any OpenAI-compatible tool talks to a bot: `OpenAI(base_url=<skein>/v1, api_key=<a Skein token or sk_ key>).chat.completions.create(model=<an id of GET /v1/models>, messages=[…])`. It is an ordinary Skein conversation: your `user` turns are posted as your messages to the bot (the last one notifies it; earlier ones do not), and the bot's reply to the last one, posted whole or streamed (`POST /v1/streams`), is the answer. A request posts at most 100 messages (422 beyond, nothing posted), and each counts against SKEIN_RATE_LIMIT_POSTS_PER_MIN as in POST /v1/messages: one per user turn after the last assistant turn, and one for the first message of a new thread when it holds system text or history. Re-sending the earlier turns continues the same thread when they are exactly a thread of yours with the bot from its root (the bot's turns may come back cut, as max_completion_tokens cut them); otherwise a new thread starts, its first message (tagged `chat:system`, not notified) holding the system and developer turns and any earlier turns written out. With `stream: true` the answer is server-sent events of `chat.completion.chunk`, one per piece of the streamed reply (one for a reply posted whole), then `data: [DONE]`; leaving stops the bot's stream. A bot that does not begin its reply within SKEIN_COMPLETION_TIMEOUT_SECONDS (120 s) gives 504 `completion_timeout` with `x-should-retry: false`, and your turns are deleted. `usage` counts tokens by a stated rule: runs of letters, digits and underscores, and each other visible character. Every error body holds the contract's `detail` and `code` and OpenAI's `error` `{message, type, param, code}`. Needs `messages.write` and `messages.read`.
      */
     post: operations['postChatCompletions'];
     delete?: never;
@@ -1998,7 +1998,7 @@ export interface paths {
     put?: never;
     /**
      * Open a streamed reply
-     * @description Opens a reply that is written in chunks and posted when finished. The body is a MessageInput (parent, recipients, `"audience": "parent"`, channels, public…) whose `content`, if any, is the first chunk; it is judged as a post is, with the same errors, and nothing is written yet. Everyone who will see the finished message (you, every recipient, the channels' members) receives on connections opened with `/v1/ws/v1?live=true` `stream.opened`, then `stream.appended` for each chunk in order, then `stream.ended`; nobody else. A connection that joins mid-stream first gets `stream.opened` with the text so far. Reads of threads and inboxes show nothing until the finish posts the message. A stream with no chunk for SKEIN_STREAM_IDLE_SECONDS (30) ends by itself and leaves no message (finish with `incomplete: true` to keep what you wrote). Counts one post against your post limit. Needs `messages.write`.
+     * @description Opens a reply that is written in chunks and posted when finished. The body is a MessageInput (parent, recipients, `"audience": "parent"`, channels, public…) whose `content`, if any, is the first chunk; it is judged as a post is, with the same errors, and nothing is written yet. Everyone who will see the finished message (you, every recipient, the channels' members) receives on connections opened with `/v1/ws/v1?live=true` `stream.opened`, then `stream.appended` for each chunk in order, then `stream.ended`; nobody else. A connection that joins mid-stream first gets `stream.opened` with the text so far. Reads of threads and inboxes show nothing until the finish posts the message. A stream with no chunk for SKEIN_STREAM_IDLE_SECONDS (30) ends by itself and leaves no message (finish with `incomplete: true` to keep what you wrote). With an `Idempotency-Key` header, the same key from you while the stream is kept (24 hours at most) answers that stream as it is now and opens nothing. Counts one post against your post limit. Needs `messages.write`.
      */
     post: operations['postStreams'];
     delete?: never;
@@ -9982,7 +9982,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `validation_error`: not a chat-completions request Skein can answer (last turn not `user`, non-text parts, `n` ≠ 1, tools). */
+      /** @description `validation_error`: not a chat-completions request Skein can answer (last turn not `user`, non-text parts, `n` ≠ 1, tools, more than 100 messages to post). */
       422: {
         headers: {
           [name: string]: unknown;
@@ -9991,7 +9991,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `rate_limited`: the post limit, or too many completions open (SKEIN_MAX_OPEN_COMPLETIONS_PER_USER). */
+      /** @description `rate_limited`: the post limit (one point per message posted), or too many completions open (SKEIN_MAX_OPEN_COMPLETIONS_PER_USER). */
       429: {
         headers: {
           [name: string]: unknown;
@@ -11520,6 +11520,8 @@ export interface operations {
       header?: {
         /** @description Optional, never refused: any value is accepted and the request is served as without it. A value of 1–128 characters, each one of A-Z a-z 0-9 _ . : -, is echoed unchanged in the X-Correlation-Id header of the answer (success or error). Any other value (empty, longer, or with other characters) is ignored: the answer then has no X-Correlation-Id header. It is never replaced by a generated one. */
         'X-Correlation-Id'?: string;
+        /** @description The same key from the same caller within 24 hours answers the first answer again and creates nothing. */
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
