@@ -6,14 +6,15 @@
 // entry, a checksum or a count that does not match is refused with the reason.
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createGzip } from 'node:zlib';
+import { createGunzip, createGzip } from 'node:zlib';
 import { Parser, create as createTar, type ReadEntry } from 'tar';
 import { z } from 'zod';
+import { decodeProperties, type Json } from './graph-values.js';
 
 export const ARCHIVE_FORMAT = 'skein-backup';
 export const ARCHIVE_FORMAT_VERSION = 1;
@@ -49,6 +50,7 @@ export const Manifest = z.object({
     events: EntrySummary,
   }),
   files: z.object({ count: z.number().int(), bytes: z.number().int() }),
+  /** How long reading the store took (the files are packed after the manifest is written). */
   took_ms: z.number().int(),
 });
 export type Manifest = z.infer<typeof Manifest>;
@@ -105,7 +107,6 @@ export async function packArchive(
   output: string,
 ): Promise<void> {
   // The blobs are packed through a link to the file store, under the archive's own names.
-  const { symlink } = await import('node:fs/promises');
   await symlink(filesDir, path.join(staging, 'files'), 'dir');
   const entries = [
     MANIFEST_ENTRY,
@@ -125,7 +126,6 @@ export interface Unpacked {
   graph: Record<GraphEntry, string>;
   /** The folder holding the blobs, by content address. */
   filesDir: string;
-  blobs: number;
 }
 
 /**
@@ -139,6 +139,7 @@ export async function unpackArchive(archive: string, staging: string): Promise<U
   let first = true;
   let failure: ArchiveError | undefined;
   const seen = new Map<string, { sha256: string; bytes: number }>();
+  const names = new Set<string>();
   let blobs = 0;
   let blobBytes = 0;
   const pending: Promise<void>[] = [];
@@ -180,6 +181,12 @@ export async function unpackArchive(archive: string, staging: string): Promise<U
         fail(`${archive} is damaged or not a Skein backup: unexpected entry ${JSON.stringify(name)}`);
         return entry.resume();
       }
+      // A second entry of a name would replace the first's staged bytes after they were checked.
+      if (names.has(name)) {
+        fail(`${archive} is damaged or not a Skein backup: it holds ${JSON.stringify(name)} twice`);
+        return entry.resume();
+      }
+      names.add(name);
       // Only names checked against the patterns above become paths.
       const address = blob ? `${blob[1]}${blob[2]}` : undefined;
       const target = path.join(
@@ -225,13 +232,28 @@ export async function unpackArchive(archive: string, staging: string): Promise<U
     throw new ArchiveError(
       `${archive} is damaged: it holds ${blobs} uploaded files (${blobBytes} bytes), its manifest says ${manifest.files.count} (${manifest.files.bytes} bytes)`,
     );
+  const graph = Object.fromEntries(
+    GRAPH_ENTRIES.map((entry) => [entry, path.join(staging, graphEntryPath(entry))]),
+  ) as Record<GraphEntry, string>;
+  // Every row is read and decoded once before the restore writes anything: a row it could not write
+  // would otherwise stop it halfway.
+  for (const entry of GRAPH_ENTRIES) {
+    let rows = 0;
+    try {
+      const read = graphRows(graph[entry], entry);
+      while (!(await read.next()).done) rows++;
+    } catch (error) {
+      throw new ArchiveError(`${archive} is damaged: ${(error as Error).message}`);
+    }
+    if (rows !== manifest.graph[entry].rows)
+      throw new ArchiveError(
+        `${archive} is damaged: ${graphEntryPath(entry)} holds ${rows} rows, its manifest says ${manifest.graph[entry].rows}`,
+      );
+  }
   return {
     manifest,
-    graph: Object.fromEntries(
-      GRAPH_ENTRIES.map((entry) => [entry, path.join(staging, graphEntryPath(entry))]),
-    ) as Record<GraphEntry, string>,
+    graph,
     filesDir: path.join(staging, 'files'),
-    blobs,
   };
 }
 
@@ -275,4 +297,132 @@ async function saveEntry(entry: ReadEntry, target: string): Promise<{ sha256: st
   });
   await pipeline(entry as unknown as Readable, measure, createWriteStream(target, { mode: 0o600 }));
   return { sha256: hash.digest('hex'), bytes };
+}
+
+/**
+ * The longest line a graph entry may hold. A line is one node or relationship with its properties,
+ * held whole while it is decoded: far longer than any the service writes, short enough that a crafted
+ * archive cannot exhaust memory with one endless line.
+ */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/** What a schema statement of an archive may be: an index or constraint made again, nothing else. */
+const SCHEMA_STATEMENT =
+  /^CREATE (CONSTRAINT|(RANGE |TEXT |POINT |FULLTEXT |VECTOR )?INDEX) `[^`]+` (FOR|ON) /;
+
+export interface SchemaRow {
+  statement: string;
+}
+export interface NodeRow {
+  /** The node's key within the archive. */
+  id: number;
+  labels: string[];
+  props: Record<string, unknown>;
+}
+export interface RelationshipRow {
+  from: number;
+  type: string;
+  to: number;
+  props: Record<string, unknown>;
+}
+export interface GraphRows {
+  schema: SchemaRow;
+  nodes: NodeRow;
+  relationships: RelationshipRow;
+  events: NodeRow;
+}
+
+/**
+ * The rows of a staged graph entry, each checked and its properties decoded into driver values.
+ * Throws an Error naming the entry and line of the first row that is not one a backup writes.
+ */
+export async function* graphRows<E extends GraphEntry>(file: string, entry: E): AsyncGenerator<GraphRows[E]> {
+  const name = graphEntryPath(entry);
+  const gunzip = createGunzip();
+  const input = createReadStream(file);
+  input.on('error', (error) => gunzip.destroy(error));
+  let number = 0;
+  for await (const line of splitLines(input.pipe(gunzip), MAX_LINE_BYTES, name)) {
+    number++;
+    if (line.length === 0) continue;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      throw new Error(`line ${number} of ${name} is not JSON`);
+    }
+    let row: GraphRows[E];
+    try {
+      row = parseRow(entry, json) as GraphRows[E];
+    } catch (error) {
+      throw new Error(`line ${number} of ${name} is not a row a backup writes: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    yield row;
+  }
+}
+
+/** The lines of a stream, refusing one longer than `maxBytes` before it is held whole. */
+async function* splitLines(
+  input: AsyncIterable<Buffer>,
+  maxBytes: number,
+  name: string,
+): AsyncGenerator<string> {
+  let parts: Buffer[] = [];
+  let pending = 0;
+  const tooLong = () =>
+    new Error(`${name} holds a line longer than ${Math.round(maxBytes / 1024 / 1024)} MiB`);
+  for await (const chunk of input) {
+    let start = 0;
+    for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
+      if (pending + end - start > maxBytes) throw tooLong();
+      parts.push(chunk.subarray(start, end));
+      yield Buffer.concat(parts).toString('utf8');
+      parts = [];
+      pending = 0;
+      start = end + 1;
+    }
+    pending += chunk.length - start;
+    if (pending > maxBytes) throw tooLong();
+    if (start < chunk.length) parts.push(chunk.subarray(start));
+  }
+  if (pending > 0) yield Buffer.concat(parts).toString('utf8');
+}
+
+function parseRow(entry: GraphEntry, json: unknown): SchemaRow | NodeRow | RelationshipRow {
+  if (entry === 'schema') {
+    const statement = (json as { statement?: unknown } | null)?.statement;
+    if (typeof statement !== 'string' || !SCHEMA_STATEMENT.test(statement))
+      throw new Error(`a schema statement a backup never writes: ${JSON.stringify(statement).slice(0, 80)}`);
+    return { statement };
+  }
+  if (!Array.isArray(json)) throw new Error('not a list');
+  if (entry === 'relationships') {
+    const [from, type, to, props] = json as unknown[];
+    if (json.length !== 4 || typeof type !== 'string' || type.length === 0)
+      throw new Error('not [from, type, to, properties]');
+    return { from: archiveId(from), type, to: archiveId(to), props: properties(props) };
+  }
+  const [id, labels, props] = json as unknown[];
+  if (
+    json.length !== 3 ||
+    !Array.isArray(labels) ||
+    labels.length === 0 ||
+    !labels.every((label) => typeof label === 'string' && label.length > 0)
+  )
+    throw new Error('not [id, labels, properties]');
+  return { id: archiveId(id), labels: labels as string[], props: properties(props) };
+}
+
+function archiveId(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value))
+    throw new Error('an id that is not an integer');
+  return value;
+}
+
+function properties(value: unknown): Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new Error('properties that are not a map');
+  return decodeProperties(value as Record<string, Json>);
 }

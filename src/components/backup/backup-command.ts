@@ -5,6 +5,7 @@
 //                             with the service stopped; --force replaces what the target holds
 // They need no AppContext: a backup only reads, and a restore writes into a store no service runs on.
 import { readFileSync } from 'node:fs';
+import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../../platform/config.js';
 import type { Logger } from '../../platform/logger.js';
@@ -13,7 +14,13 @@ import { embeddedNeo4jTarget, startEmbeddedNeo4j } from '../../platform/neo4j/em
 import { PROJECT_ROOT } from '../../platform/paths.js';
 import { connectForBackup, type GraphConnection } from './backup-repository.js';
 import { stderrProgress } from './progress.js';
-import { isEmptyFolder, restoreBackup, RestoreRefused, type RestoreTarget } from './restore-backup.js';
+import {
+  isEmptyFolder,
+  restoreBackup,
+  RestoreRefused,
+  type RestoreSummary,
+  type RestoreTarget,
+} from './restore-backup.js';
 import { BackupError, formatBytes, takeBackup } from './take-backup.js';
 
 export const BACKUP_USAGE = `  backup <file>                             write one archive of the graph and uploaded files (while the service runs)
@@ -39,7 +46,7 @@ export async function runBackupCommand(args: string[], config: Config, log: Logg
 async function backup(file: string, config: Config, log: Logger): Promise<string> {
   const target = await openSource(config, log);
   try {
-    const manifest = await takeBackup({
+    const { manifest, tookMs } = await takeBackup({
       connection: target.connection,
       filesDir: config.filesDir,
       output: file,
@@ -49,7 +56,7 @@ async function backup(file: string, config: Config, log: Logger): Promise<string
     });
     const { graph } = manifest;
     return [
-      `Wrote ${path.resolve(file)} in ${(manifest.took_ms / 1000).toFixed(1)} s (schema version ${manifest.schema.version}):`,
+      `Wrote ${path.resolve(file)} in ${(tookMs / 1000).toFixed(1)} s (schema version ${manifest.schema.version}):`,
       `  ${graph.nodes.rows} nodes, ${graph.relationships.rows} relationships, ${graph.events.rows} event log entries, ` +
         `${manifest.files.count} uploaded files (${formatBytes(manifest.files.bytes)})`,
       'It holds password and key hashes and webhook secrets as the store does: keep it as you keep the data folder (mode 600; encrypt copies you send elsewhere).',
@@ -65,14 +72,27 @@ async function restore(file: string, force: boolean, config: Config, log: Logger
     throw new RestoreRefused(
       `${config.dataDir} (SKEIN_DATA_DIR) is not empty: restore into a new folder, or pass --force to replace what it holds`,
     );
-  const summary = await restoreBackup({
-    archive: file,
-    filesDir: config.filesDir,
-    stagingParent: path.dirname(embedded ? config.dataDir : config.filesDir),
-    force,
-    connect: () => (embedded ? startEmbeddedForRestore(config, log) : Promise.resolve(external(config))),
-    progress: stderrProgress('restore'),
-  });
+  // What the embedded Neo4j writes into a data folder that held nothing is the restore's own.
+  const ownsDataDir = embedded && (await isEmptyFolder(config.dataDir));
+  const dataDirExisted = await stat(config.dataDir).then(
+    () => true,
+    () => false,
+  );
+  let summary: RestoreSummary;
+  try {
+    summary = await restoreBackup({
+      archive: file,
+      filesDir: config.filesDir,
+      stagingParent: path.dirname(embedded ? config.dataDir : config.filesDir),
+      force,
+      connect: () => (embedded ? startEmbeddedForRestore(config, log) : Promise.resolve(external(config))),
+      progress: stderrProgress('restore'),
+    });
+  } catch (error) {
+    // The embedded Neo4j has stopped: a refused restore leaves the data folder as empty as it found it.
+    if (ownsDataDir) await emptyFolder(config.dataDir, dataDirExisted);
+    throw error;
+  }
   return [
     `Restored ${path.resolve(file)} (taken ${summary.manifest.created_at}, schema version ${summary.manifest.schema.version}):`,
     `  ${summary.nodes} nodes, ${summary.relationships} relationships, ${summary.events} event log entries, ${summary.files} uploaded files`,
@@ -83,6 +103,13 @@ async function restore(file: string, force: boolean, config: Config, log: Logger
       : []),
     'Start the service on it (npm start): it applies any schema version the backup lacks.',
   ].join('\n');
+}
+
+/** Removes what a folder holds, and the folder itself unless it is to be kept. */
+async function emptyFolder(folder: string, keep: boolean): Promise<void> {
+  if (!keep) return rm(folder, { recursive: true, force: true });
+  const names = await readdir(folder).catch(() => [] as string[]);
+  for (const name of names) await rm(path.join(folder, name), { recursive: true, force: true });
 }
 
 interface Source {

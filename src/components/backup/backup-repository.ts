@@ -4,6 +4,7 @@
 import neo4j, { type Driver, type Session, type Transaction } from 'neo4j-driver';
 import { cypher } from '../../platform/neo4j/cypher.js';
 import type { Neo4jTarget } from '../../platform/neo4j/database.js';
+import { toNumber } from './graph-values.js';
 
 export type BackupRecord = Record<string, unknown>;
 
@@ -86,8 +87,7 @@ export async function importBatch(
   try {
     return await session.executeWrite(async (tx) => {
       const result = await tx.run(cypher(name), { rows });
-      const created = result.records[0]?.get('created') as unknown;
-      return neo4j.isInt(created) ? created.toNumber() : Number(created ?? 0);
+      return toNumber(result.records[0]?.get('created') ?? 0);
     });
   } finally {
     await session.close();

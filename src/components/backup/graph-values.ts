@@ -4,13 +4,14 @@
 // came from. Plain JSON carries strings, booleans, floats and lists of them as they are; every other
 // type is a one-key object whose key names it ({"$i": "42"}). Property values are never maps, so such
 // an object cannot be mistaken for a value of the store's.
-import neo4j, { type Integer } from 'neo4j-driver';
+import neo4j from 'neo4j-driver';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 const { DateTime, Date: Neo4jDate, LocalDateTime, LocalTime, Time, Duration, Point } = neo4j.types;
 
-function int(value: Integer | number | bigint): number {
+/** A number read through a driver with lossless integers (an Integer, or a float), as a JS number. */
+export function toNumber(value: unknown): number {
   return neo4j.isInt(value) ? value.toNumber() : Number(value);
 }
 
@@ -27,14 +28,14 @@ export function encodeValue(value: unknown): Json {
     const offset = value.timeZoneOffsetSeconds ?? null;
     return {
       $dt: [
-        int(value.year),
-        int(value.month),
-        int(value.day),
-        int(value.hour),
-        int(value.minute),
-        int(value.second),
-        int(value.nanosecond),
-        offset === null ? null : int(offset),
+        toNumber(value.year),
+        toNumber(value.month),
+        toNumber(value.day),
+        toNumber(value.hour),
+        toNumber(value.minute),
+        toNumber(value.second),
+        toNumber(value.nanosecond),
+        offset === null ? null : toNumber(offset),
         value.timeZoneId ?? null,
       ],
     };
@@ -49,19 +50,21 @@ export function encodeValue(value: unknown): Json {
         value.minute,
         value.second,
         value.nanosecond,
-      ].map(int),
+      ].map(toNumber),
     };
-  if (neo4j.isDate(value)) return { $d: [value.year, value.month, value.day].map(int) };
+  if (neo4j.isDate(value)) return { $d: [value.year, value.month, value.day].map(toNumber) };
   if (neo4j.isTime(value))
     return {
-      $t: [value.hour, value.minute, value.second, value.nanosecond, value.timeZoneOffsetSeconds].map(int),
+      $t: [value.hour, value.minute, value.second, value.nanosecond, value.timeZoneOffsetSeconds].map(
+        toNumber,
+      ),
     };
   if (neo4j.isLocalTime(value))
-    return { $lt: [value.hour, value.minute, value.second, value.nanosecond].map(int) };
+    return { $lt: [value.hour, value.minute, value.second, value.nanosecond].map(toNumber) };
   if (neo4j.isDuration(value))
-    return { $du: [value.months, value.days, value.seconds, value.nanoseconds].map(int) };
+    return { $du: [value.months, value.days, value.seconds, value.nanoseconds].map(toNumber) };
   if (neo4j.isPoint(value))
-    return { $p: [int(value.srid), value.x, value.y, ...(value.z === undefined ? [] : [value.z])] };
+    return { $p: [toNumber(value.srid), value.x, value.y, ...(value.z === undefined ? [] : [value.z])] };
   throw new Error(`a property value of an unknown type: ${Object.prototype.toString.call(value)}`);
 }
 
@@ -81,7 +84,10 @@ export function decodeValue(value: Json): unknown {
   const n = (i: number) => parts[i] as number;
   switch (tag) {
     case '$i':
-      return neo4j.int(body as string);
+      // neo4j.int reads anything else as 0.
+      if (typeof body !== 'string' || !/^-?\d+$/.test(body))
+        throw new Error(`not an integer: ${JSON.stringify(body).slice(0, 80)}`);
+      return neo4j.int(body);
     case '$f':
       return Number(body);
     case '$b':

@@ -7,9 +7,9 @@
 // before it (a post writes its events in its own transaction). Only the blobs that the File nodes
 // read name are packed: a blob is stored before its metadata and never removed, so each is there,
 // and an upload that finished after the node pass is in neither.
-import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import neo4j, { type Transaction } from 'neo4j-driver';
+import type { Transaction } from 'neo4j-driver';
 import { blobPath } from '../files/file-store.js';
 import {
   ARCHIVE_FORMAT,
@@ -25,7 +25,7 @@ import {
   type Manifest,
 } from './backup-archive.js';
 import { readAll, streamRows, type BackupRecord, type GraphConnection } from './backup-repository.js';
-import { encodeProperties } from './graph-values.js';
+import { encodeProperties, toNumber } from './graph-values.js';
 import type { Progress } from './progress.js';
 
 export interface BackupOptions {
@@ -38,7 +38,14 @@ export interface BackupOptions {
   progress: Progress;
 }
 
-export async function takeBackup(options: BackupOptions): Promise<Manifest> {
+export interface BackupSummary {
+  /** The manifest written into the archive. */
+  manifest: Manifest;
+  /** The whole backup's time, packing included (the manifest's took_ms is the reading's). */
+  tookMs: number;
+}
+
+export async function takeBackup(options: BackupOptions): Promise<BackupSummary> {
   const started = Date.now();
   const output = path.resolve(options.output);
   if (await exists(output)) throw new BackupError(`${output} exists already: name a new file`);
@@ -46,11 +53,11 @@ export async function takeBackup(options: BackupOptions): Promise<Manifest> {
   const staging = await mkdtemp(path.join(path.dirname(output), `.${path.basename(output)}.`));
   try {
     await mkdir(path.join(staging, 'graph'), { mode: 0o700 });
-    const blobs = new Map<string, number>();
-    const summaries = await exportGraph(options, staging, (sha256, size) => blobs.set(sha256, size));
+    const blobs = new Set<string>();
+    const summaries = await exportGraph(options, staging, (sha256) => blobs.add(sha256));
     const schemaNode = summaries.schemaVersion;
     let fileBytes = 0;
-    for (const [sha256] of blobs) {
+    for (const sha256 of blobs) {
       const size = await blobSizeOrNull(options.filesDir, sha256);
       if (size === null)
         throw new BackupError(
@@ -67,19 +74,27 @@ export async function takeBackup(options: BackupOptions): Promise<Manifest> {
       source: options.source,
       graph: summaries.entries,
       files: { count: blobs.size, bytes: fileBytes },
-      took_ms: 0,
+      took_ms: Date.now() - started,
     };
     options.progress.phase(`packing ${blobs.size} uploaded files (${formatBytes(fileBytes)})`);
-    manifest.took_ms = Date.now() - started;
     await writeFile(path.join(staging, MANIFEST_ENTRY), `${JSON.stringify(manifest, null, 2)}\n`, {
       mode: 0o600,
     });
     const partial = `${output}.partial`;
     await rm(partial, { force: true });
-    await packArchive(staging, options.filesDir, [...blobs.keys()].sort(), partial);
-    // Renamed only once whole: a backup cut short never leaves a file that looks like one.
-    await rename(partial, output);
-    return manifest;
+    try {
+      await packArchive(staging, options.filesDir, [...blobs].sort(), partial);
+      // Named only once whole: a backup cut short never leaves a file that looks like one. A link,
+      // unlike a rename, fails when a file of that name appeared while the backup ran.
+      await link(partial, output);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+        throw new BackupError(`${output} was made while the backup ran: name a new file`);
+      throw error;
+    } finally {
+      await unlink(partial).catch(() => undefined);
+    }
+    return { manifest, tookMs: Date.now() - started };
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
@@ -95,7 +110,7 @@ interface ExportSummary {
 async function exportGraph(
   options: BackupOptions,
   staging: string,
-  onBlob: (sha256: string, size: number) => void,
+  onBlob: (sha256: string) => void,
 ): Promise<ExportSummary> {
   const { connection, progress } = options;
   const entries = {} as Record<GraphEntry, EntrySummary>;
@@ -120,7 +135,7 @@ async function exportGraph(
         const props = row.props as Record<string, unknown>;
         if (labels.includes('File') && typeof props.sha256 === 'string') {
           blobPath(options.filesDir, props.sha256); // refuses anything but a digest
-          onBlob(props.sha256, 0);
+          onBlob(props.sha256);
         }
         if (labels.includes('SkeinSchema') && props.id === 'schema') {
           schemaVersion = {
@@ -162,10 +177,6 @@ async function exportGraph(
 
 function idOf(row: BackupRecord): number {
   return toNumber(row.id);
-}
-
-function toNumber(value: unknown): number {
-  return neo4j.isInt(value) ? value.toNumber() : Number(value);
 }
 
 async function blobSizeOrNull(root: string, sha256: string): Promise<number | null> {
