@@ -17,6 +17,10 @@
 // each process spent per request.
 // The stream and typing workloads (issue 51, decision 031) time streamed chunks from the append to the
 // readers' live frames, and weigh typing signals against posting throughput and Neo4j writes.
+// The cold workload (issue 52, decision 035), always last, restarts the embedded Neo4j and the service
+// and compares the first minute after the start with the fifth.
+// Workloads: post, read, views, traverse, context, search, fanout, sockets, webhooks, scaleout,
+// amplification, stream, typing, completions, cold.
 // docs/benchmarks.md explains each workload and how to read the numbers.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,7 +31,7 @@ import { DEFAULT_CONTEXT_CHARS, DEFAULT_CONTEXT_ENTRIES } from '../src/component
 import { hashPassword } from '../src/components/identity/passwords.js';
 import { createLogger } from '../src/platform/logger.js';
 import { Database, type Neo4jTarget } from '../src/platform/neo4j/database.js';
-import { startEmbeddedNeo4j } from '../src/platform/neo4j/embedded-neo4j.js';
+import { startEmbeddedNeo4j, type EmbeddedOptions } from '../src/platform/neo4j/embedded-neo4j.js';
 import { applySchema } from '../src/platform/neo4j/schema-setup.js';
 import { Api, mapPool, sessionIdOf } from './lib/api.js';
 import { LEAD_TAG, VIEWER_TAG, generateDataset, writeDataset, type Dataset } from './lib/dataset.js';
@@ -78,6 +82,12 @@ interface Session extends Actor {
   token: string;
 }
 
+interface Neo4jRestart {
+  pid: number | null;
+  stopMs: number;
+  startMs: number;
+}
+
 interface Context {
   profile: Profile;
   data: Dataset;
@@ -87,6 +97,12 @@ interface Context {
   serviceEnv: (port: number, dataDir: string) => Record<string, string>;
   /** The embedded Neo4j's JVM (a child of this process), or null for a NEO4J_URI server. */
   neo4jPid: number | null;
+  /**
+   * Stops the embedded Neo4j and starts it again on the same store and port, checks that the run's
+   * own driver (the limits') reaches it, and answers the new JVM's pid and the ms the stop and the
+   * start took; null for a NEO4J_URI server.
+   */
+  restartNeo4j: (() => Promise<Neo4jRestart>) | null;
   /** The run's temporary directory. */
   tmp: string;
   bare: Child;
@@ -2532,6 +2548,264 @@ async function completionsWorkload(ctx: Context): Promise<void> {
   );
 }
 
+// ---------------------------------------------------------------------------------------------
+// A cold start (issue 52, item 5; decision 035): the first minute after a restart against the fifth
+
+/**
+ * Seconds of each measured phase and, from readiness, when the second one starts (it ends at the
+ * fifth minute). The smoke run only checks that the workload runs, in CI, and restarts the service
+ * alone, with one second of warm-up: restarting Neo4j too made the workload take 37 s at load 4
+ * (2026-12-02: Neo4j's stop 2 s and start 10 s, then the warm-up's first round on the fresh JVM 16 s)
+ * and 90 s at load 8, where the service alone takes about 15 s. Every other profile restarts both.
+ */
+const coldSizes = (profile: Profile) =>
+  profile.name === 'smoke'
+    ? { phaseSeconds: 2, warmAtSeconds: 5, warmUpSeconds: '1' as string | null, restartNeo4j: false }
+    : { phaseSeconds: 60, warmAtSeconds: 240, warmUpSeconds: null, restartNeo4j: true };
+
+/** Clients reading the viewer's inbox during the cold phases, each pausing between pages as a reader would. */
+const PAGE_READERS = 2;
+const PAGE_READ_PAUSE_MS = 50;
+/**
+ * The pages are read at skip 0 … PAGE_SKIPS − 1 in a shuffled order: the view cache keeps an answer
+ * 5 s by its exact URL, and a URL comes back only after PAGE_SKIPS reads (over 9 s at the readers'
+ * pace), so every page read runs the query path, whose first runs are what a cold start costs.
+ */
+const PAGE_SKIPS = 300;
+
+interface ColdPhase {
+  posting: HttpMeasured;
+  pages: Measured;
+  cost: Cost;
+  /** The load average when the phase began. */
+  load: string;
+}
+
+/** PAGE_READERS clients read inbox pages (limit 15) as the viewer for `seconds`, the i-th at skips[i]. */
+async function readInboxPages(
+  ctx: Context,
+  seconds: number,
+  skips: readonly number[],
+  startAt: number,
+): Promise<Measured> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let firstError: string | undefined;
+  let i = startAt;
+  const began = performance.now();
+  const deadline = began + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: PAGE_READERS }, async () => {
+      while (performance.now() < deadline) {
+        const skip = skips[i++ % skips.length]!;
+        const t0 = performance.now();
+        const res = await fetch(`${ctx.service.url}/v1/messages/inbox?skip=${skip}&limit=15`, {
+          headers: bearer(ctx.viewer),
+        });
+        const text = await res.text();
+        if (res.status === 200) latencies.push(performance.now() - t0);
+        else {
+          errors++;
+          firstError ??= `${res.status}: ${text.slice(0, 200)}`;
+        }
+        await sleep(PAGE_READ_PAUSE_MS);
+      }
+    }),
+  );
+  const measured = summarize(latencies, latencies.length, errors, (performance.now() - began) / 1000);
+  return firstError === undefined ? measured : { ...measured, firstError };
+}
+
+/** POSTING_CLIENTS clients post (no unmeasured posts first) while PAGE_READERS read pages, for `seconds`. */
+async function coldLoad(ctx: Context, seconds: number, part: number, skips: readonly number[]) {
+  const [posting, pages] = await Promise.all([
+    postingLoad(ctx, Math.max(1, Math.round(seconds)), part * PART_STRIDE, 0),
+    readInboxPages(ctx, seconds, skips, part * PART_STRIDE),
+  ]);
+  if (posting.non2xx || posting.errors)
+    ctx.failures.push(`cold: ${posting.non2xx} non-2xx posts, ${posting.errors} errors (part ${part})`);
+  if (pages.errors)
+    ctx.failures.push(`cold: ${pages.errors} page reads failed (${pages.firstError ?? ''}, part ${part})`);
+  // A smoke phase of 2 s on a loaded machine may end before any post is answered (autocannon drops
+  // the posts in flight): a broken service shows in the errors above and in the timed posts.
+  if (ctx.profile.name !== 'smoke' && (posting.count === 0 || pages.count === 0))
+    ctx.failures.push(`cold: no post or no page read was answered (part ${part})`);
+  return { posting, pages };
+}
+
+async function coldPhase(
+  ctx: Context,
+  seconds: number,
+  part: number,
+  skips: readonly number[],
+): Promise<ColdPhase> {
+  const load = loadNow();
+  const [{ posting, pages }, cost] = await costOf(ctx, () => coldLoad(ctx, seconds, part, skips));
+  return { posting, pages, cost, load };
+}
+
+/** One post by the first writer to one recipient, timed from sending it to its whole answer. */
+async function timedPost(ctx: Context, i: number): Promise<number> {
+  const t0 = performance.now();
+  await probe(ctx, 'POST', {
+    path: '/v1/messages',
+    headers: bearer(ctx.writers[0]!),
+    body: JSON.stringify({
+      content: contentOf(ctx.profile.seed + 601, i),
+      recipients: [`uid:${recipientsFor(ctx, 9_000_000 + i)[0]!}`],
+    }),
+  });
+  return performance.now() - t0;
+}
+
+/** The warm-up's report from the service's log (`"warmed up"` with its rounds and ms, at info). */
+function warmUpOf(output: string): string {
+  for (const line of output.split('\n')) {
+    if (!line.includes('"msg":"warmed up"') && !line.includes('"msg":"the warm-up failed')) continue;
+    try {
+      const record = JSON.parse(line) as { msg?: string; rounds?: number; ms?: number; err?: unknown };
+      if (record.msg === 'warmed up')
+        return `${((record.ms ?? 0) / 1000).toFixed(1)} s of it the warm-up (${record.rounds} rounds)`;
+      return `the warm-up failed after ${record.rounds} rounds: ${String(record.err).slice(0, 200)}`;
+    } catch {
+      // a line cut by the output's tail
+    }
+  }
+  return output.includes('"msg":"Skein is listening')
+    ? 'no warm-up: SKEIN_WARMUP_SECONDS=0'
+    : 'no "warmed up" line in the service log';
+}
+
+/**
+ * Restarts the embedded Neo4j (same store and port) and the service (a fresh port and data folder;
+ * ctx.service and ctx.api follow it), then: one post timed alone as soon as /readyz answers; the
+ * first phase (16 clients post while 2 read inbox pages); the same load, unmeasured, until four
+ * minutes after readiness, since a restarted service is a busy one; the same phase again, ending at
+ * the fifth minute; one post alone again. Neo4j's page cache and JIT and the service's are cold alike.
+ */
+async function coldWorkload(ctx: Context): Promise<void> {
+  const { profile } = ctx;
+  const smoke = profile.name === 'smoke';
+  const sizes = coldSizes(profile);
+  const loadBefore = loadNow();
+  // The service first: it would meet a Neo4j that went away under its requests.
+  await ctx.service.stop();
+  let neo4jRestart = sizes.restartNeo4j
+    ? 'not restarted (NEO4J_URI: a server of its own)'
+    : 'not restarted in the smoke run';
+  if (ctx.restartNeo4j && sizes.restartNeo4j) {
+    const restarted = await ctx.restartNeo4j();
+    ctx.neo4jPid = restarted.pid;
+    neo4jRestart =
+      `stopped in ${(restarted.stopMs / 1000).toFixed(1)} s and started again on its store in ` +
+      `${(restarted.startMs / 1000).toFixed(1)} s`;
+  }
+  const port = await freePort();
+  const began = performance.now();
+  const service = await startService({
+    ...ctx.serviceEnv(port, path.join(ctx.tmp, 'cold-service')),
+    // The warm-up reports its time at info only. Every request is then logged too, in both phases, as
+    // a deployment's default level (info) does.
+    LOG_LEVEL: 'info',
+    ...(sizes.warmUpSeconds === null ? {} : { SKEIN_WARMUP_SECONDS: sizes.warmUpSeconds }),
+  });
+  const ready = performance.now();
+  ctx.service = service;
+  ctx.api = new Api(service.url);
+  const output = service.output();
+  const compiled = output.includes('Compiling src/ to dist/') ? '; compiling src/ to dist/ included' : '';
+  const started = `ready after ${((ready - began) / 1000).toFixed(1)} s from the spawn (${warmUpOf(output)}${compiled})`;
+  log(`cold: service ${started}; Neo4j ${neo4jRestart}`);
+
+  const firstLoad = os.loadavg()[0]!;
+  const firstPost = await timedPost(ctx, 0);
+  const skips = new Prng(profile.seed + 52).shuffle(Array.from({ length: PAGE_SKIPS }, (_, k) => k));
+  const first = await coldPhase(ctx, sizes.phaseSeconds, 0, skips);
+  const gap = sizes.warmAtSeconds - (performance.now() - ready) / 1000;
+  log(`cold: first phase done; the same load unmeasured for ${Math.max(0, gap).toFixed(0)} s`);
+  const between = gap >= 1 ? await coldLoad(ctx, gap, 1, skips) : null;
+  const warm = await coldPhase(ctx, sizes.phaseSeconds, 2, skips);
+  // The posts autocannon dropped when it stopped finish first.
+  await sleep(1000);
+  const warmLoad = os.loadavg()[0]!;
+  const warmPost = await timedPost(ctx, 1);
+  const loadAfter = loadNow();
+
+  const s = (value: number) => (value / 1000).toFixed(0);
+  const at = (phase: ColdPhase) => `${s(phase.cost.ms)} s`;
+  const when =
+    `first phase from readiness (${at(first)}, load ${first.load}), second from ` +
+    `${sizes.warmAtSeconds} s after it (${at(warm)}, load ${warm.load}); between them the same load ran ` +
+    `unmeasured (${between?.posting.count ?? 0} posts)`;
+  const end = sizes.warmAtSeconds + sizes.phaseSeconds;
+  const phases = `first ${sizes.phaseSeconds} s after start against the same at ${end >= 120 ? `${end / 60} min` : `${end} s`}`;
+  const restarted = ctx.restartNeo4j && sizes.restartNeo4j ? 'Neo4j and the service' : 'the service';
+  const workload = `cold: after a restart of ${restarted}, ${POSTING_CLIENTS} clients post while ${PAGE_READERS} read inbox pages`;
+  const both = (pick: (phase: ColdPhase) => Measured, what: string) =>
+    `${what}: ${pick(first).count} and ${pick(warm).count} answered, p50 ${ms(pick(first).p50)} and ` +
+    `${ms(pick(warm).p50)} ms, p99 ${ms(pick(first).p99)} and ${ms(pick(warm).p99)} ms`;
+  const judged = (pass: boolean) => (smoke ? null : pass);
+  ctx.rows.push(
+    {
+      workload: 'cold: first post after start',
+      metric: 'ms',
+      skein: firstPost,
+      limit: warmPost,
+      limitOf: 'at 5 min',
+      http: null,
+      target: {
+        text: '< 500 ms at load ≤ 4',
+        pass: smoke || firstLoad > 4 ? null : firstPost < 500,
+      },
+      note:
+        `one POST /v1/messages (one recipient) by a writer as soon as /readyz answered 200, before any other ` +
+        `request; ${firstLoad > 4 ? `not judged, load ${firstLoad.toFixed(1)}` : `load ${firstLoad.toFixed(1)}`}; ` +
+        `the service ${started}; Neo4j ${neo4jRestart}; limit: the same post alone after the fifth minute's ` +
+        `phase (load ${warmLoad.toFixed(1)})`,
+    },
+    {
+      workload: `${workload}: posts, ${phases}`,
+      metric: 'msgs/s',
+      skein: first.posting.unitsPerSec,
+      limit: warm.posting.unitsPerSec,
+      limitOf: 'at 5 min',
+      http: null,
+      target: {
+        text: '≥ 70% of at 5 min',
+        pass: judged(first.posting.unitsPerSec >= 0.7 * warm.posting.unitsPerSec),
+      },
+      note:
+        `posts to one recipient each, as the fan-out's posting clients, none unmeasured; ${when}; ` +
+        `${cpuChange(ctx, first.cost, warm.cost)}; Neo4j reads/s ${readsPerSec(first.cost).toFixed(0)} → ` +
+        `${readsPerSec(warm.cost).toFixed(0)}; the service logs at info (each request); load average ` +
+        `${loadBefore} before the restarts, ${loadAfter} after`,
+    },
+    {
+      workload: `${workload}: post p99, ${phases}`,
+      metric: 'p99 ms',
+      skein: first.posting.p99,
+      limit: warm.posting.p99,
+      limitOf: 'at 5 min',
+      http: null,
+      target: { text: '≤ 2× at 5 min', pass: judged(first.posting.p99 <= 2 * warm.posting.p99) },
+      note: both((phase) => phase.posting, 'posts'),
+    },
+    {
+      workload: `${workload}: page read p99, ${phases}`,
+      metric: 'p99 ms',
+      skein: first.pages.p99,
+      limit: warm.pages.p99,
+      limitOf: 'at 5 min',
+      http: null,
+      target: { text: '≤ 2× at 5 min', pass: judged(first.pages.p99 <= 2 * warm.pages.p99) },
+      note:
+        `GET /v1/messages/inbox?skip=N&limit=15 as the viewer, N in 0–${PAGE_SKIPS - 1} shuffled (the view ` +
+        `cache never holds the page asked), ${PAGE_READERS} readers pausing ${PAGE_READ_PAUSE_MS} ms between ` +
+        `pages; ${both((phase) => phase.pages, 'pages')}`,
+    },
+  );
+}
+
 const WORKLOAD_RUNNERS: [Workload, (ctx: Context) => Promise<void>][] = [
   ['post', postWorkloads],
   ['read', readWorkload],
@@ -2547,6 +2821,8 @@ const WORKLOAD_RUNNERS: [Workload, (ctx: Context) => Promise<void>][] = [
   ['stream', streamWorkload],
   ['typing', typingWorkload],
   ['completions', completionsWorkload],
+  // Last: it restarts Neo4j and the service.
+  ['cold', coldWorkload],
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -2639,6 +2915,7 @@ async function main(): Promise<void> {
   try {
     let target: Neo4jTarget;
     let neo4jPid: number | null = null;
+    let restartEmbedded: (() => Promise<Neo4jRestart>) | null = null;
     if (process.env.NEO4J_URI) {
       target = {
         uri: process.env.NEO4J_URI,
@@ -2647,20 +2924,28 @@ async function main(): Promise<void> {
         database: process.env.NEO4J_DATABASE,
       };
     } else {
-      const embedded = await time('neo4j start', async () =>
-        startEmbeddedNeo4j({
-          dataDir: path.join(tmp, 'neo4j-data'),
-          port: await freePort(),
-          heap: profile.neo4jHeap,
-          pageCache: profile.neo4jPageCache,
-          // As the service's would (SKEIN_NEO4J_NICE, decision 029), so variants can be measured.
-          ...(process.env.SKEIN_NEO4J_NICE ? { nice: Number(process.env.SKEIN_NEO4J_NICE) } : {}),
-          log: quiet,
-        }),
-      );
+      const options: EmbeddedOptions = {
+        dataDir: path.join(tmp, 'neo4j-data'),
+        port: await freePort(),
+        heap: profile.neo4jHeap,
+        pageCache: profile.neo4jPageCache,
+        // As the service's would (SKEIN_NEO4J_NICE, decision 029), so variants can be measured.
+        ...(process.env.SKEIN_NEO4J_NICE ? { nice: Number(process.env.SKEIN_NEO4J_NICE) } : {}),
+        log: quiet,
+      };
+      let embedded = await time('neo4j start', () => startEmbeddedNeo4j(options));
       cleanups.push(() => embedded.stop());
       target = embedded.target;
       neo4jPid = childPids(process.pid, 'java')[0] ?? null;
+      // The same store, port and password (kept beside the store): the target stays the same.
+      restartEmbedded = async () => {
+        const t0 = performance.now();
+        await embedded.stop();
+        const t1 = performance.now();
+        embedded = await startEmbeddedNeo4j(options);
+        const pid = childPids(process.pid, 'java')[0] ?? null;
+        return { pid, stopMs: t1 - t0, startMs: performance.now() - t1 };
+      };
     }
     const db = Database.connect(target);
     cleanups.push(() => db.close());
@@ -2720,7 +3005,9 @@ async function main(): Promise<void> {
     const service = await time('service start', async () =>
       startService(serviceEnv(await freePort(), path.join(tmp, 'service'))),
     );
-    cleanups.push(() => service.stop());
+    // The cold workload replaces the service (ctx.service): the one running at the end is stopped.
+    let running: { service: Child } = { service };
+    cleanups.push(() => running.service.stop());
     const bare = await startBareServer();
     cleanups.push(() => bare.stop());
 
@@ -2744,6 +3031,7 @@ async function main(): Promise<void> {
         viewer: { uid: data.viewer.uid, token: viewerToken, sessionId: sessionIdOf(viewerToken) },
       };
     });
+    const restart = restartEmbedded;
     const ctx: Context = {
       profile,
       data,
@@ -2751,6 +3039,15 @@ async function main(): Promise<void> {
       service,
       serviceEnv,
       neo4jPid,
+      restartNeo4j:
+        restart &&
+        (async () => {
+          const restarted = await restart();
+          // The driver's pooled connections died with the old JVM; it must open new ones by itself.
+          await db.verify();
+          await db.read('identity/find-sessions', { session_ids: [setup.viewer.sessionId] });
+          return restarted;
+        }),
       tmp,
       bare,
       limits: new DbLimits(db, service.url),
@@ -2763,6 +3060,7 @@ async function main(): Promise<void> {
       notes: [],
       failures: [],
     };
+    running = ctx;
     ctx.writers = await delegatedUsers(ctx, 'bench-w', profile.connections);
 
     for (const [name, runner] of WORKLOAD_RUNNERS) {

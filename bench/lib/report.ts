@@ -10,6 +10,8 @@ export type Metric =
   | 'deliveries/s'
   | 'p50 ms'
   | 'p99 ms'
+  /** One request's time (the cold workload's first post). */
+  | 'ms'
   | 'MiB'
   | 'CPU ms'
   /** Neo4j read transactions the service ran per second (its /metrics). */
@@ -46,6 +48,8 @@ export interface Row {
     | 'no typing'
     /** The completions rows: the same exchange as a post and the reply's frame on a socket. */
     | 'post + socket'
+    /** The cold rows: the same load on the same restarted service four minutes later. */
+    | 'at 5 min'
     | 'none';
   /** The bare node:http server with the same body sizes and connections. */
   http: number | null;
@@ -144,7 +148,8 @@ export function renderMarkdown(report: RunReport): string {
     'Limit: the same Cypher through neo4j-driver (throughput at the same concurrency, or latency one at a ' +
       'time), except where marked "bare ws" (a WebSocket server with no database), "1 instance" (scale-out: ' +
       "Skein's column is the load spread over two instances on one Neo4j, the limit column the same load on " +
-      'one) or "no load", "no edits", "context off", "no typing" (the same measurement in another phase of the run). ' +
+      'one) or "no load", "no edits", "context off", "no typing", "at 5 min" (the same measurement in another phase ' +
+      'of the run). ' +
       'Ratio: Skein ÷ limit, as a share for throughput and as a multiple for latency, memory and CPU ' +
       'time. Bare HTTP: a node:http server answering a body of the same size with the same connections. ' +
       'See docs/benchmarks.md.',
