@@ -23,6 +23,8 @@ const WITHOUT_GRAPHQL: Record<string, string> = {
   'GET /v1/openapi.json': 'the REST description itself',
   'GET /v1/auth/.well-known/jwks.json': 'key material for token verifiers, not API',
   'GET /v1/ws/v1': 'the WebSocket; GraphQL has the notifications subscription over graphql-ws',
+  'POST /v1/chat/completions':
+    "OpenAI's wire format for OpenAI clients (decision 033); in GraphQL the same exchange is postMessages and the live subscription",
 };
 
 /** REST parameters GraphQL has no need of: `fields=` narrows an answer, as a selection set does. */

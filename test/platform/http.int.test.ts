@@ -122,6 +122,7 @@ const ROUTES = [
   'DELETE /v1/channels/{channel_id}',
   'GET /v1/channels/{channel_id}/members',
   'POST /v1/channels/{channel_id}/members',
+  'POST /v1/chat/completions',
   'DELETE /v1/channels/{channel_id}/members/{uid}',
   'GET /v1/channels/{channel_id}/messages',
   'PATCH /v1/messages/{message_id}/channels',
