@@ -17,7 +17,11 @@ import type { AppContext } from './platform/context.js';
 import type { Logger } from './platform/logger.js';
 import { CausalBookmarks } from './platform/neo4j/causal-bookmarks.js';
 import { Database, type Neo4jTarget } from './platform/neo4j/database.js';
-import { startEmbeddedNeo4j, type EmbeddedNeo4j } from './platform/neo4j/embedded-neo4j.js';
+import {
+  embeddedOptionsOf,
+  startEmbeddedNeo4j,
+  type EmbeddedNeo4j,
+} from './platform/neo4j/embedded-neo4j.js';
 import { applySchema } from './platform/neo4j/schema-setup.js';
 import { createMetrics } from './platform/metrics.js';
 import { createRateLimits } from './platform/rate-limits.js';
@@ -57,12 +61,7 @@ export async function runService(
     };
   } else {
     embedded = await startEmbeddedNeo4j({
-      dataDir: config.dataDir,
-      port: config.neo4j.embeddedPort,
-      heap: config.neo4j.embeddedHeap,
-      pageCache: config.neo4j.embeddedPageCache,
-      nice: config.neo4j.embeddedNice,
-      log,
+      ...embeddedOptionsOf(config, log),
       onUnexpectedExit: (code, signal) => {
         if (!stopping)
           options.onFatal?.(`embedded Neo4j exited unexpectedly (code ${code}, signal ${signal})`);

@@ -10,7 +10,11 @@ import path from 'node:path';
 import type { Config } from '../../platform/config.js';
 import type { Logger } from '../../platform/logger.js';
 import type { Neo4jTarget } from '../../platform/neo4j/database.js';
-import { embeddedNeo4jTarget, startEmbeddedNeo4j } from '../../platform/neo4j/embedded-neo4j.js';
+import {
+  embeddedNeo4jTarget,
+  embeddedOptionsOf,
+  startEmbeddedNeo4j,
+} from '../../platform/neo4j/embedded-neo4j.js';
 import { PROJECT_ROOT } from '../../platform/paths.js';
 import { connectForBackup, type GraphConnection } from './backup-repository.js';
 import { stderrProgress } from './progress.js';
@@ -140,14 +144,7 @@ async function startEmbeddedForRestore(config: Config, log: Logger): Promise<Res
     await probe.close();
     if (inUse) throw new RestoreRefused(`a service is running on ${config.dataDir}: stop it first`);
   }
-  const neo4j = await startEmbeddedNeo4j({
-    dataDir: config.dataDir,
-    port: config.neo4j.embeddedPort,
-    heap: config.neo4j.embeddedHeap,
-    pageCache: config.neo4j.embeddedPageCache,
-    nice: config.neo4j.embeddedNice,
-    log,
-  });
+  const neo4j = await startEmbeddedNeo4j(embeddedOptionsOf(config, log));
   const connection = connectForBackup(neo4j.target);
   return {
     connection,

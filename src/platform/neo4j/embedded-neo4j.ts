@@ -11,6 +11,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { PROJECT_ROOT } from '../paths.js';
 import type { Logger } from '../logger.js';
 import type { Neo4jTarget } from './database.js';
+import type { Config } from '../config.js';
 
 const LAUNCHER_DIR = path.join(PROJECT_ROOT, 'neo4j');
 const CLASSES = path.join(LAUNCHER_DIR, 'target', 'classes');
@@ -81,6 +82,18 @@ export interface EmbeddedOptions {
   startTimeoutMs?: number;
   /** Called when Neo4j exits on its own after it was up (killed, crashed); not on stop(). */
   onUnexpectedExit?: (code: number | null, signal: NodeJS.Signals | null) => void;
+}
+
+/** The launcher's options as the service's configuration sets them (the service, the backup command). */
+export function embeddedOptionsOf(config: Config, log: Logger): EmbeddedOptions {
+  return {
+    dataDir: config.dataDir,
+    port: config.neo4j.embeddedPort,
+    heap: config.neo4j.embeddedHeap,
+    pageCache: config.neo4j.embeddedPageCache,
+    nice: config.neo4j.embeddedNice,
+    log,
+  };
 }
 
 export interface EmbeddedNeo4j {
